@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+// Entry shim. Kept to syntax that any Node able to load ES modules parses (no `?.`,
+// no top-level await), so an old Node prints one line instead of a syntax error.
+import process from 'node:process';
+
+const [major, minor] = process.versions.node.split('.').map(Number);
+
+if (major < 22 || (major === 22 && minor < 19)) {
+  process.stderr.write(`store: requires Node.js >= 22.19 (found v${process.versions.node})\n`);
+  process.exitCode = 1;
+} else {
+  import('node:module')
+    // The compile cache lets later starts skip parsing the bundle's code.
+    .then((mod) => mod.enableCompileCache())
+    .then(() => import('../dist/main.js'))
+    .then((main) => main.cli());
+}

@@ -1,0 +1,12 @@
+import { Message } from '../schemas.js';
+import type { ApiClient } from './client.js';
+
+export function sendMessage(api: ApiClient, text: string): Promise<Message> {
+  return api.send({
+    method: 'POST',
+    base: 'messages',
+    path: '/messages',
+    body: { message: text },
+    schema: Message,
+  });
+}

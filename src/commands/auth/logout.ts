@@ -1,0 +1,29 @@
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { storedProfile } from '../../config/profiles.js';
+import type { Context } from '../../context.js';
+import { action, type ContextFactory } from '../action.js';
+import { examples } from '../flags.js';
+
+const Flags = z.object({});
+
+export function register(auth: Command, context: ContextFactory): void {
+  auth
+    .command('logout')
+    .description('Forget the stored API key of the profile')
+    .addHelpText('after', examples('store auth logout', 'store -p staging auth logout'))
+    .action(action(context, Flags, run));
+}
+
+export async function run(_opts: object, ctx: Context): Promise<void> {
+  const { name } = await ctx.profile();
+  const config = await ctx.config();
+  if (storedProfile(config.read(), name)?.apiKey === undefined) {
+    ctx.io.err(`No key was stored for profile ${name}\n`);
+    return;
+  }
+  config.update((data) => {
+    delete data.profiles?.[name]?.apiKey;
+  });
+  ctx.io.err(`Logged out of profile ${name}\n`);
+}

@@ -1,0 +1,59 @@
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { sendMessage } from '../../api/messages.js';
+import type { Context } from '../../context.js';
+import { FlagError } from '../../errors.js';
+import { type Column, renderItem } from '../../render/output.js';
+import type { Message } from '../../schemas.js';
+import { action, type ContextFactory } from '../action.js';
+import { examples } from '../flags.js';
+
+export interface SendOptions {
+  /** The text, or undefined / '-' to read it from stdin. */
+  text?: string;
+}
+
+const Flags = z.object({ text: z.string().optional() });
+
+const MESSAGE_COLUMNS: Column<Message>[] = [
+  { header: 'ID', value: (m) => m.id },
+  { header: 'STATUS', value: (m) => m.status },
+  { header: 'CREATED AT', value: (m) => m.createdAt },
+];
+
+export function register(messages: Command, context: ContextFactory): void {
+  messages
+    .command('send')
+    .description('Send a message (the text from the argument, or from stdin)')
+    .argument('[text]', 'the message; - or nothing reads it from stdin')
+    .addHelpText(
+      'after',
+      examples(
+        'store messages send "Hello from the store"',
+        'echo "Restock done" | store messages send',
+        'store messages send - < note.txt --json',
+      ),
+    )
+    .action(action(context, Flags, run));
+}
+
+export async function run(opts: SendOptions, ctx: Context): Promise<void> {
+  const text = await messageText(opts.text, ctx);
+  if (text === '') throw new FlagError('the message is empty; nothing was sent');
+  const message = await sendMessage(await ctx.api(), text);
+  renderItem(ctx.io, message, MESSAGE_COLUMNS, ctx.options);
+}
+
+async function messageText(text: string | undefined, ctx: Context): Promise<string> {
+  if (text !== undefined && text !== '-') return text;
+  // Never wait on a terminal unless asked to with an explicit '-'.
+  if (text === undefined && ctx.io.stdinIsTTY) {
+    throw new FlagError('give the message as an argument, or pipe it on stdin');
+  }
+  return stripNewline(await ctx.io.readStdin(ctx.signal));
+}
+
+/** One trailing newline is what `echo` adds; it is not part of the message. */
+function stripNewline(text: string): string {
+  return text.replace(/\r?\n$/, '');
+}

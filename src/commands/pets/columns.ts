@@ -1,0 +1,21 @@
+import type { ChalkInstance } from 'chalk';
+import type { Column } from '../../render/output.js';
+import type { Pet } from '../../schemas.js';
+
+const STATUS_COLORS: Record<string, (chalk: ChalkInstance, text: string) => string> = {
+  available: (chalk, text) => chalk.green(text),
+  pending: (chalk, text) => chalk.yellow(text),
+  sold: (chalk, text) => chalk.dim(text),
+};
+
+/** The columns every command that shows animals uses. */
+export const PET_COLUMNS: Column<Pet>[] = [
+  { header: 'ID', value: (pet) => pet.id },
+  { header: 'NAME', value: (pet) => pet.name },
+  { header: 'CATEGORY', value: (pet) => pet.categoryId },
+  {
+    header: 'STATUS',
+    value: (pet) => pet.status,
+    color: (text, chalk) => STATUS_COLORS[text]?.(chalk, text) ?? text,
+  },
+];

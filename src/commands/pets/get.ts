@@ -1,0 +1,33 @@
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { getPet } from '../../api/pets.js';
+import type { Context } from '../../context.js';
+import { renderItem } from '../../render/output.js';
+import type { Int64 } from '../../schemas.js';
+import { action, type ContextFactory } from '../action.js';
+import { examples, int64Flag } from '../flags.js';
+import { PET_COLUMNS } from './columns.js';
+
+export const DEPRECATION_WARNING =
+  "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; use 'store pets list --status <status>' instead";
+
+export interface GetOptions {
+  petId: Int64;
+}
+
+const Flags = z.object({ petId: int64Flag('petId') });
+
+export function register(pets: Command, context: ContextFactory): void {
+  pets
+    .command('get')
+    .description('Show one animal (deprecated: use `store pets list --status`)')
+    .argument('<petId>', 'the animal’s id')
+    .addHelpText('after', examples('store pets get 42', 'store pets get 42 --json'))
+    .action(action(context, Flags, run));
+}
+
+export async function run(opts: GetOptions, ctx: Context): Promise<void> {
+  ctx.warn(DEPRECATION_WARNING);
+  const pet = await getPet(await ctx.api(), opts.petId);
+  renderItem(ctx.io, pet, PET_COLUMNS, ctx.options);
+}

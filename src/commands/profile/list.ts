@@ -1,0 +1,50 @@
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { profileNames, profileSettings, selectedProfileName } from '../../config/profiles.js';
+import type { Context } from '../../context.js';
+import { type Column, renderRows } from '../../render/output.js';
+import { action, type ContextFactory } from '../action.js';
+import { examples } from '../flags.js';
+
+/** What `profile list` shows of a profile: never the key itself. */
+export interface ProfileRow {
+  name: string;
+  baseUrl: string;
+  messagesUrl: string;
+  current: boolean;
+  hasKey: boolean;
+}
+
+const COLUMNS: Column<ProfileRow>[] = [
+  { header: 'CURRENT', value: (p) => (p.current ? '*' : '') },
+  { header: 'NAME', value: (p) => p.name },
+  { header: 'BASE URL', value: (p) => p.baseUrl },
+  { header: 'MESSAGES URL', value: (p) => p.messagesUrl },
+  { header: 'KEY', value: (p) => (p.hasKey ? 'yes' : 'no') },
+];
+
+const Flags = z.object({});
+
+export function register(profile: Command, context: ContextFactory): void {
+  profile
+    .command('list')
+    .description('List profiles; * marks the one in use')
+    .addHelpText('after', examples('store profile list', 'store profile list --json'))
+    .action(action(context, Flags, run));
+}
+
+export async function run(_opts: object, ctx: Context): Promise<void> {
+  const data = (await ctx.config()).read();
+  const current = selectedProfileName(data, ctx.env, ctx.options.profile);
+  const rows = profileNames(data).map((name): ProfileRow => {
+    const settings = profileSettings(data, name);
+    return {
+      name,
+      baseUrl: settings.baseUrl,
+      messagesUrl: settings.messagesUrl,
+      current: name === current,
+      hasKey: settings.apiKey !== undefined,
+    };
+  });
+  renderRows(ctx.io, rows, COLUMNS, ctx.options);
+}

@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { isBuiltin, storedProfile } from '../../config/profiles.js';
+import type { Context } from '../../context.js';
+import { FlagError } from '../../errors.js';
+import { action, type ContextFactory } from '../action.js';
+import { examples } from '../flags.js';
+
+export interface RemoveOptions {
+  name: string;
+}
+
+const Flags = z.object({ name: z.string() });
+
+export function register(profile: Command, context: ContextFactory): void {
+  profile
+    .command('remove')
+    .description('Remove a profile you created, with its stored key')
+    .argument('<name>', 'the profile')
+    .addHelpText('after', examples('store profile remove eu'))
+    .action(action(context, Flags, run));
+}
+
+export async function run(opts: RemoveOptions, ctx: Context): Promise<void> {
+  if (isBuiltin(opts.name)) {
+    throw new FlagError(
+      `"${opts.name}" is a built-in profile and cannot be removed (\`store auth logout\` forgets its key)`,
+    );
+  }
+  const config = await ctx.config();
+  if (storedProfile(config.read(), opts.name) === undefined) {
+    throw new FlagError(`unknown profile "${opts.name}"`);
+  }
+  config.update((data) => {
+    delete data.profiles?.[opts.name];
+    if (data.currentProfile === opts.name) delete data.currentProfile;
+  });
+  ctx.io.err(`Removed profile ${opts.name}\n`);
+}

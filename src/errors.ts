@@ -1,0 +1,110 @@
+// Every failure the CLI reports is one of these. Commands throw them; main() turns them
+// into one stderr line (or one JSON line under --json) and the contract's exit code.
+
+export const ExitCode = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  rejected: 3,
+  auth: 4,
+  notFound: 5,
+  network: 6,
+  unavailable: 7,
+  interrupted: 130,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode,
+    /** Machine-readable code, shown under --json. */
+    readonly code: string,
+    /** The HTTP status when the failure came from a response. */
+    readonly status: number | null = null,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** Usage errors: bad flag, argument or configuration request. Nothing was sent. */
+export class FlagError extends CliError {
+  constructor(message: string) {
+    super(message, ExitCode.usage, 'usage_error');
+  }
+}
+
+/** No key, or a key the API rejected. */
+export class AuthError extends CliError {
+  constructor(message: string, status: number | null = null) {
+    super(message, ExitCode.auth, 'unauthenticated', status);
+  }
+}
+
+/** An Error body (or a status without one) from the service. */
+export class ApiError extends CliError {
+  constructor(message: string, code: string, status: number) {
+    super(message, exitCodeForStatus(status), code, status);
+  }
+}
+
+/** The service could not be reached or did not answer in time. */
+export class NetworkError extends CliError {
+  constructor(message: string, code = 'network_error', options?: ErrorOptions) {
+    super(message, ExitCode.network, code, null, options);
+  }
+}
+
+/** A response the client cannot use: wrong shape, redirect, too large. */
+export class ResponseError extends CliError {
+  constructor(message: string, status: number | null, code = 'unexpected_response') {
+    super(message, ExitCode.failure, code, status);
+  }
+}
+
+/** The config file cannot be read or written. */
+export class ConfigError extends CliError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, ExitCode.failure, 'config_error', null, options);
+  }
+}
+
+export class CancelledError extends CliError {
+  constructor() {
+    super('interrupted', ExitCode.interrupted, 'interrupted');
+  }
+}
+
+/** Ends with an exit code after the command already reported its failures itself. */
+export class SilentExit extends CliError {
+  constructor(exitCode: ExitCode) {
+    super('', exitCode, 'silent_exit');
+  }
+}
+
+export function exitCodeForStatus(status: number): ExitCode {
+  if (status === 401 || status === 403) return ExitCode.auth;
+  if (status === 404) return ExitCode.notFound;
+  if (status === 429 || status >= 500) return ExitCode.unavailable;
+  if (status >= 400) return ExitCode.rejected;
+  return ExitCode.failure;
+}
+
+export interface ErrorReport {
+  code: string;
+  message: string;
+  status: number | null;
+}
+
+export function toReport(error: CliError): ErrorReport {
+  return { code: error.code, message: error.message, status: error.status };
+}
+
+/** The one-line, human form: `<message> (<code>, HTTP <status>)` for service errors. */
+export function describeError(error: CliError): string {
+  return error instanceof ApiError
+    ? `${error.message} (${error.code}, HTTP ${error.status})`
+    : error.message;
+}

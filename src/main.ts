@@ -1,0 +1,145 @@
+// The top of the program: parse, run, and turn whatever was thrown into one message on
+// stderr and the contract's exit code. Nothing below this file sets the exit code.
+import process from 'node:process';
+import { type Command, CommanderError } from 'commander';
+import { type Context, createContext, type GlobalOptions } from './context.js';
+import {
+  CancelledError,
+  CliError,
+  describeError,
+  ExitCode,
+  FlagError,
+  SilentExit,
+  toReport,
+} from './errors.js';
+import { type Env, type IOStreams, systemIO } from './io.js';
+import { buildProgram } from './program.js';
+
+export interface MainDeps {
+  io: IOStreams;
+  env: Env;
+  signal: AbortSignal;
+}
+
+const DEFAULT_TIMEOUT_SECONDS = 30;
+
+interface RawGlobals {
+  profile?: string;
+  json?: boolean;
+  color?: boolean;
+  debug?: boolean;
+  timeout?: string;
+}
+
+export function globalOptions(raw: RawGlobals, env: Env): GlobalOptions {
+  const timeoutText = raw.timeout ?? env.STORE_TIMEOUT;
+  const source = raw.timeout !== undefined ? '--timeout' : 'STORE_TIMEOUT';
+  let timeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
+  if (timeoutText !== undefined) {
+    timeoutSeconds = Number(timeoutText);
+    if (timeoutText.trim() === '' || !Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
+      throw new FlagError(
+        `${source} must be a positive number of seconds (got ${JSON.stringify(timeoutText)})`,
+      );
+    }
+  }
+  return {
+    profile: raw.profile,
+    json: raw.json === true,
+    color: raw.color !== false,
+    debug: raw.debug === true || env.STORE_DEBUG === '1' || env.STORE_DEBUG === 'true',
+    timeoutMs: Math.round(timeoutSeconds * 1000),
+  };
+}
+
+/** Runs one invocation and returns its exit code. */
+export async function main(argv: readonly string[], deps: MainDeps): Promise<number> {
+  const { io, env, signal } = deps;
+  let ctx: Context | undefined;
+  const contextFor = (command: Command): Context => {
+    if (!ctx) {
+      const options = globalOptions(command.optsWithGlobals<RawGlobals>(), env);
+      io.colorOut &&= options.color && !options.json;
+      io.colorErr &&= options.color;
+      ctx = createContext(io, env, options, signal);
+    }
+    return ctx;
+  };
+  const program = buildProgram(io, contextFor);
+  if (argv.length === 0) {
+    program.outputHelp();
+    return ExitCode.ok;
+  }
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return ExitCode.ok;
+  } catch (error) {
+    const json = ctx?.options.json ?? wantsJson(argv);
+    const debug = ctx?.options.debug ?? (argv.includes('--debug') || env.STORE_DEBUG === '1');
+    return report(io, toCliError(error), { json, debug, original: error });
+  }
+}
+
+/** --json given before any `--`, for errors thrown before the options were parsed. */
+function wantsJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
+}
+
+function toCliError(error: unknown): CliError | number {
+  if (error instanceof CommanderError) {
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') {
+      return ExitCode.ok;
+    }
+    // Help shown because a command was incomplete (`store pets`): a usage error.
+    if (error.code === 'commander.help') return ExitCode.usage;
+    const message = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
+    return new FlagError(message);
+  }
+  if (error instanceof CliError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new CliError(`internal error: ${message}`, ExitCode.failure, 'internal_error');
+}
+
+function report(
+  io: IOStreams,
+  error: CliError | number,
+  how: { json: boolean; debug: boolean; original: unknown },
+): number {
+  if (typeof error === 'number') return error;
+  if (error instanceof SilentExit || error instanceof CancelledError) return error.exitCode;
+  if (how.json) io.err(`${JSON.stringify({ error: toReport(error) })}\n`);
+  else io.err(`error: ${describeError(error)}\n`);
+  if (how.debug && how.original instanceof Error && how.original.stack) {
+    io.err(`${how.original.stack}\n`);
+  }
+  return error.exitCode;
+}
+
+/** The process entry point used by bin/store.js. */
+export async function cli(): Promise<void> {
+  const io = systemIO(process);
+  const controller = new AbortController();
+  // First Ctrl-C aborts what is in flight (exit 130); a second one kills at once.
+  const onSigint = () => {
+    if (controller.signal.aborted) {
+      process.off('SIGINT', onSigint);
+      process.kill(process.pid, 'SIGINT');
+    } else {
+      controller.abort();
+    }
+  };
+  process.on('SIGINT', onSigint);
+  // `store … | head -1`: the reader left; stop quietly instead of an EPIPE stack trace.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+  const code = await main(process.argv.slice(2), {
+    io,
+    env: process.env,
+    signal: controller.signal,
+  });
+  process.off('SIGINT', onSigint);
+  // Let pending output drain: set the code, never call process.exit().
+  process.exitCode = code;
+}

@@ -1,0 +1,74 @@
+// The command tree. Each command lives in src/commands/<noun>/<verb>.ts and registers
+// itself on its noun; global options are declared once here and accepted anywhere.
+import { readFileSync } from 'node:fs';
+import { Command } from 'commander';
+import type { ContextFactory } from './commands/action.js';
+import * as authLogin from './commands/auth/login.js';
+import * as authLogout from './commands/auth/logout.js';
+import * as authStatus from './commands/auth/status.js';
+import * as authToken from './commands/auth/token.js';
+import * as messagesSend from './commands/messages/send.js';
+import * as ordersList from './commands/orders/list.js';
+import * as petsAdd from './commands/pets/add.js';
+import * as petsGet from './commands/pets/get.js';
+import * as petsList from './commands/pets/list.js';
+import * as profileList from './commands/profile/list.js';
+import * as profileRemove from './commands/profile/remove.js';
+import * as profileSet from './commands/profile/set.js';
+import * as profileUse from './commands/profile/use.js';
+import type { IOStreams } from './io.js';
+
+export function version(): string {
+  const pkg = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(pkg) as { version: string }).version;
+}
+
+type Registrar = { register(parent: Command, context: ContextFactory): void };
+
+const NOUNS: [name: string, description: string, verbs: Registrar[]][] = [
+  ['pets', 'List, add and look up animals', [petsList, petsAdd, petsGet]],
+  ['messages', 'Send messages', [messagesSend]],
+  ['orders', 'List store orders', [ordersList]],
+  [
+    'auth',
+    'Log in, log out, and show the key in use',
+    [authLogin, authLogout, authStatus, authToken],
+  ],
+  [
+    'profile',
+    'Manage profiles (production, staging, sandbox, your own)',
+    [profileList, profileUse, profileSet, profileRemove],
+  ],
+];
+
+export function buildProgram(io: IOStreams, context: ContextFactory): Command {
+  const program = new Command('store')
+    .description('Work with the animal store: animals, messages, orders, profiles.')
+    .version(version(), '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help for a command')
+    .option('-p, --profile <name>', 'profile to use (env: STORE_PROFILE)')
+    .option('--json', 'print machine-readable JSON on stdout')
+    .option('--no-color', 'no ANSI colour (env: NO_COLOR)')
+    .option('--debug', 'trace each HTTP exchange on stderr (env: STORE_DEBUG=1)')
+    .option(
+      '--timeout <seconds>',
+      'per-request time limit in seconds (env: STORE_TIMEOUT)',
+      undefined,
+    )
+    // Settings below are inherited by every subcommand created with .command().
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.out(text),
+      writeErr: (text) => io.err(text),
+      // main() reports parse errors itself, in the same format as every other error.
+      outputError: () => {},
+    })
+    .showSuggestionAfterError(true)
+    .configureHelp({ showGlobalOptions: true });
+
+  for (const [name, description, verbs] of NOUNS) {
+    const noun = program.command(name).description(description);
+    for (const verb of verbs) verb.register(noun, context);
+  }
+  return program;
+}

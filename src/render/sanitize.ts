@@ -1,0 +1,17 @@
+// Server text is data: control characters (C0, DEL, C1), which carry ANSI/OSC escape
+// sequences, and Unicode bidi/line controls are shown as visible escapes instead of being
+// interpreted by the terminal. Tab and newline are escaped too, so a value stays in its cell.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+const NAMED: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+export function sanitize(text: string): string {
+  return text.replace(UNSAFE, (ch) => {
+    const named = NAMED[ch];
+    if (named) return named;
+    const code = ch.charCodeAt(0);
+    return code <= 0xff
+      ? `\\x${code.toString(16).padStart(2, '0')}`
+      : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}

@@ -1,0 +1,66 @@
+// The service's types, defined once: the client validates what users type and what the
+// server returns with these, and the sandbox server validates requests with the same ones.
+// Response objects are loose: fields the client does not know are kept.
+import { z } from 'zod';
+
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;
+
+function inInt64Range(value: number | bigint): boolean {
+  const big = BigInt(value);
+  return big >= INT64_MIN && big <= INT64_MAX;
+}
+
+/** An int64: a safe integer as a number, anything larger as a BigInt (see json.ts). */
+export const Int64 = z
+  .union([z.number().int(), z.bigint()])
+  .refine(inInt64Range, { message: 'must be an integer in the int64 range' });
+export type Int64 = z.infer<typeof Int64>;
+
+export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
+export const PetStatus = z.enum(PET_STATUSES);
+export type PetStatus = z.infer<typeof PetStatus>;
+
+export const LIMIT_MIN = 1;
+export const LIMIT_MAX = 100;
+export const LIMIT_DEFAULT = 20;
+
+export const NewPet = z.looseObject({
+  name: z.string().min(1, { message: 'must be a non-empty string' }),
+  categoryId: Int64,
+  status: PetStatus.optional(),
+});
+export type NewPet = z.infer<typeof NewPet>;
+
+export const Pet = z.looseObject({
+  id: Int64,
+  name: z.string(),
+  categoryId: Int64,
+  status: PetStatus.optional(),
+});
+export type Pet = z.infer<typeof Pet>;
+
+export const Pets = z.array(Pet);
+
+export const ErrorBody = z.looseObject({
+  code: z.string(),
+  message: z.string(),
+  status: z.number().int(),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+export const NewMessage = z.looseObject({
+  message: z.string(),
+});
+export type NewMessage = z.infer<typeof NewMessage>;
+
+export const Message = z.looseObject({
+  id: z.string(),
+  message: z.string(),
+  status: z.string(),
+  createdAt: z.string(),
+});
+export type Message = z.infer<typeof Message>;
+
+/** Store orders: the spec does not describe them, so any JSON is accepted. */
+export const Orders = z.unknown();
