@@ -52,21 +52,24 @@ export function renderRows<T>(
     writeJson(io, jsonData);
     return;
   }
-  const cells = rows.map((row) => columns.map((column) => sanitize(cellText(column.value(row)))));
+  const chalk = chalkFor(io.colorOut);
+  const cells = rows.map((row) =>
+    columns.map((column) => {
+      const text = sanitize(cellText(column.value(row)));
+      return io.colorOut && column.color ? column.color(text, chalk) : text;
+    }),
+  );
   if (!io.stdoutIsTTY) {
     const lines = [columns.map((c) => c.header), ...cells].map((line) => `${line.join('\t')}\n`);
     io.out(lines.join(''));
     return;
   }
-  const chalk = chalkFor(io.colorOut);
   const table = new Table({
     head: columns.map((c) => chalk.bold(c.header)),
     chars: BORDERLESS,
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
   });
-  for (const line of cells) {
-    table.push(line.map((text, i) => columns[i]?.color?.(text, chalk) ?? text));
-  }
+  table.push(...cells);
   io.out(`${table.toString().replace(/ +$/gm, '')}\n`);
 }
 

@@ -1,0 +1,289 @@
+import { describe, expect, it } from 'vitest';
+import { baseEnv, run } from '../helpers/cli.js';
+import { API, api, KEY, STAGING, unexpected } from '../helpers/http.js';
+
+const PETS = [
+  { id: 1, name: 'Rex', categoryId: 2, status: 'available' },
+  { id: 9007199254740993, name: 'Tom', categoryId: 3, status: 'sold' },
+];
+// The same list as the server sends it: the second id is beyond 2^53.
+const BODY =
+  '[{"id":1,"name":"Rex","categoryId":2,"status":"available"},{"id":9007199254740993,"name":"Tom","categoryId":3,"status":"sold","tag":{"color":"grey"}}]';
+
+const env = () => baseEnv({ STORE_API_KEY: KEY });
+
+describe('store pets list', () => {
+  it('sends GET /pets with the key and prints tab-separated rows when stdout is a pipe', async () => {
+    const scope = api().get('/v1/pets').reply(200, BODY, { 'content-type': 'application/json' });
+    const result = await run(['pets', 'list'], { env: env() });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toBe(
+      'ID\tNAME\tCATEGORY\tSTATUS\n1\tRex\t2\tavailable\n9007199254740993\tTom\t3\tsold\n',
+    );
+  });
+
+  it('sends --limit and --status as query parameters', async () => {
+    const scope = api().get('/v1/pets').query({ limit: '5', status: 'pending' }).reply(200, []);
+    const result = await run(['pets', 'list', '--limit', '5', '--status', 'pending'], {
+      env: env(),
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it('prints the API data exactly with --json: int64 ids digit for digit, unknown fields kept', async () => {
+    api().get('/v1/pets').reply(200, BODY);
+    const result = await run(['pets', 'list', '--json'], { env: env() });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`${BODY}\n`);
+  });
+
+  it('indents --json for a person on a terminal', async () => {
+    api().get('/v1/pets').reply(200, '[{"id":9007199254740993,"name":"Tom","categoryId":3}]');
+    const result = await run(['--json', 'pets', 'list'], { env: env(), tty: true });
+    expect(result.stdout).toBe(
+      '[\n  {\n    "id": 9007199254740993,\n    "name": "Tom",\n    "categoryId": 3\n  }\n]\n',
+    );
+  });
+
+  it('draws a table with coloured status on a terminal', async () => {
+    api()
+      .get('/v1/pets')
+      .reply(200, JSON.stringify(PETS.slice(0, 1)));
+    const result = await run(['pets', 'list'], { env: env(), tty: true });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      '\u001b[1mID\u001b[22m  \u001b[1mNAME\u001b[22m  \u001b[1mCATEGORY\u001b[22m  \u001b[1mSTATUS\u001b[22m\n1   Rex   2         \u001b[32mavailable\u001b[39m\n',
+    );
+  });
+
+  it.each([
+    ['NO_COLOR', { NO_COLOR: '1' }, []],
+    ['--no-color', {}, ['--no-color']],
+  ])('draws the table without colour under %s', async (_name, extra, flags) => {
+    api()
+      .get('/v1/pets')
+      .reply(200, JSON.stringify(PETS.slice(0, 1)));
+    const result = await run(['pets', 'list', ...flags], {
+      env: { ...env(), ...extra },
+      tty: true,
+    });
+    expect(result.stdout).toBe('ID  NAME  CATEGORY  STATUS\n1   Rex   2         available\n');
+  });
+
+  it('colours tab-separated output only when FORCE_COLOR asks for it', async () => {
+    api()
+      .get('/v1/pets')
+      .reply(200, JSON.stringify(PETS.slice(0, 1)));
+    const result = await run(['pets', 'list'], { env: { ...env(), FORCE_COLOR: '1' } });
+    expect(result.stdout).toBe(
+      'ID\tNAME\tCATEGORY\tSTATUS\n1\tRex\t2\t\u001b[32mavailable\u001b[39m\n',
+    );
+  });
+
+  it('neutralises control characters and escape sequences from the server', async () => {
+    const name = 'Evil\u001b]52;c;aGk=\u0007\u001b[2J\r\nX\t\u009b1m';
+    api()
+      .get('/v1/pets')
+      .reply(200, JSON.stringify([{ id: 1, name, categoryId: 1 }]));
+    const result = await run(['pets', 'list'], { env: env() });
+    expect(result.stdout).toBe(
+      'ID\tNAME\tCATEGORY\tSTATUS\n1\tEvil\\x1b]52;c;aGk=\\x07\\x1b[2J\\r\\nX\\t\\x9b1m\t1\t\n',
+    );
+  });
+
+  it.each([
+    [['--limit', '0'], '--limit must be an integer from 1 to 100 (got "0")'],
+    [['--limit', '101'], '--limit must be an integer from 1 to 100 (got "101")'],
+    [['--limit', 'ten'], '--limit must be an integer from 1 to 100 (got "ten")'],
+    [['--limit', '2.5'], '--limit must be an integer from 1 to 100 (got "2.5")'],
+    [['--status', 'lost'], '--status must be one of available, pending, sold (got "lost")'],
+    [['--limit'], "option '--limit <n>' argument missing"],
+    [['--colour'], "unknown option '--colour'"],
+  ])('rejects %j with exit 2 and sends nothing', async (flags, message) => {
+    const result = await run(['pets', 'list', ...flags], { env: env() });
+    expect(result).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\n`, prompts: [] });
+    expect(unexpected).toEqual([]);
+  });
+
+  it('reports a usage error as one JSON line under --json', async () => {
+    const result = await run(['pets', 'list', '--status', 'lost', '--json'], { env: env() });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      '{"error":{"code":"usage_error","message":"--status must be one of available, pending, sold (got \\"lost\\")","status":null}}\n',
+    );
+  });
+
+  it.each([
+    [400, 'bad_request', 3],
+    [401, 'unauthorized', 4],
+    [403, 'forbidden', 4],
+    [404, 'not_found', 5],
+    [409, 'conflict', 3],
+    [429, 'rate_limited', 7],
+    [500, 'internal', 7],
+  ])('maps an Error body with HTTP %i to exit %i', async (status, code, exit) => {
+    api()
+      .get('/v1/pets')
+      .reply(status, { code, message: `it failed (${status})`, status });
+    const result = await run(['pets', 'list'], { env: env() });
+    expect(result).toEqual({
+      code: exit,
+      stdout: '',
+      stderr: `error: it failed (${status}) (${code}, HTTP ${status})\n`,
+      prompts: [],
+    });
+  });
+
+  it('prints the Error body as one JSON line on stderr under --json', async () => {
+    api().get('/v1/pets').reply(401, { code: 'unauthorized', message: 'bad key', status: 401 });
+    const result = await run(['pets', 'list', '--json'], { env: env() });
+    expect(result).toEqual({
+      code: 4,
+      stdout: '',
+      stderr: '{"error":{"code":"unauthorized","message":"bad key","status":401}}\n',
+      prompts: [],
+    });
+  });
+
+  it.each([
+    [
+      502,
+      '<html><body>Bad gateway</body></html>',
+      'the server answered bad gateway (http_502, HTTP 502)',
+      7,
+    ],
+    [503, '', 'the server answered service unavailable (http_503, HTTP 503)', 7],
+    [400, '{"code":"bad', 'the server answered bad request (http_400, HTTP 400)', 3],
+  ])(
+    'explains HTTP %i with a body that is not an Error body',
+    async (status, body, message, exit) => {
+      api().get('/v1/pets').reply(status, body);
+      const result = await run(['pets', 'list'], { env: env() });
+      expect(result).toEqual({
+        code: exit,
+        stdout: '',
+        stderr: `error: ${message}\n`,
+        prompts: [],
+      });
+    },
+  );
+
+  it('fails with exit 1 on a response of the wrong shape, and says why under --debug', async () => {
+    api().get('/v1/pets').twice().reply(200, '[{"id":"one","name":"Rex","categoryId":1}]');
+    const plain = await run(['pets', 'list'], { env: env() });
+    expect(plain).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'error: the server sent a response of an unexpected shape (HTTP 200); run with --debug for details\n',
+      prompts: [],
+    });
+    const debug = await run(['pets', 'list', '--debug'], { env: env() });
+    expect(debug.code).toBe(1);
+    expect(debug.stderr).toContain('! 0.id: ');
+    expect(debug.stderr).toContain('> GET https://api.animal-store.example/v1/pets\n');
+    expect(debug.stderr).toContain('> Authorization: Bearer ****wxyz\n');
+    expect(debug.stderr).not.toContain(KEY);
+  });
+
+  it('does not follow a redirect', async () => {
+    api().get('/v1/pets').reply(302, '', { location: 'https://elsewhere.example/v1/pets' });
+    const result = await run(['pets', 'list'], { env: env() });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'error: the server answered with a redirect (HTTP 302 to https://elsewhere.example/v1/pets); redirects are not followed\n',
+      prompts: [],
+    });
+  });
+
+  it('warns once per response that carries Deprecation or Sunset headers', async () => {
+    api()
+      .get('/v1/pets')
+      .reply(200, '[]', { deprecation: '@1767225600', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' });
+    const result = await run(['pets', 'list', '--json'], { env: env() });
+    expect(result).toEqual({
+      code: 0,
+      stdout: '[]\n',
+      stderr: 'warning: the API marks GET /pets as deprecated; it will be removed on 2030-12-05\n',
+      prompts: [],
+    });
+  });
+
+  it('exits 4 without sending anything when there is no key', async () => {
+    const result = await run(['pets', 'list'], { env: baseEnv() });
+    expect(result).toEqual({
+      code: 4,
+      stdout: '',
+      stderr: 'error: no API key: run `store auth login` or set STORE_API_KEY\n',
+      prompts: [],
+    });
+  });
+
+  it('accepts global options after the subcommand and says which profile it used on a terminal', async () => {
+    const scope = api(STAGING).get('/v1/pets').reply(200, '[]');
+    const result = await run(['pets', 'list', '--profile', 'staging', '--no-color'], {
+      env: env(),
+      tty: true,
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(result.stderr).toBe(
+      'Using profile staging (https://staging.api.animal-store.example/v1)\n',
+    );
+  });
+
+  it('says nothing about the profile when stderr is not a terminal', async () => {
+    api(STAGING).get('/v1/pets').reply(200, '[]');
+    const result = await run(['-p', 'staging', 'pets', 'list'], {
+      env: env(),
+      tty: { stdout: true },
+    });
+    expect(result.stderr).toBe('');
+  });
+
+  it('refuses to send the key over plain http to a host that is not loopback', async () => {
+    const result = await run(['pets', 'list'], {
+      env: { ...env(), STORE_BASE_URL: 'http://pets.example.com/v1' },
+    });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: refusing to send the API key over plain HTTP to pets.example.com; use an https:// URL (plain http is allowed for loopback hosts only)\n',
+      prompts: [],
+    });
+  });
+
+  it.each([
+    [['--timeout', '0'], {}, '--timeout must be a positive number of seconds (got "0")'],
+    [['--timeout', 'soon'], {}, '--timeout must be a positive number of seconds (got "soon")'],
+    [[], { STORE_TIMEOUT: '-1' }, 'STORE_TIMEOUT must be a positive number of seconds (got "-1")'],
+  ])('rejects a bad time limit %j %j', async (flags, extra, message) => {
+    const result = await run(['pets', 'list', ...flags], { env: { ...env(), ...extra } });
+    expect(result).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\n`, prompts: [] });
+  });
+
+  it('uses STORE_BASE_URL over the profile', async () => {
+    const scope = api('https://eu.example.org').get('/api/v1/pets').reply(200, '[]');
+    const result = await run(['pets', 'list'], {
+      env: { ...env(), STORE_BASE_URL: 'https://eu.example.org/api/v1' },
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(result.code).toBe(0);
+  });
+
+  it('reaches the production API by default', async () => {
+    const scope = api(API).get('/v1/pets').reply(200, '[]');
+    expect((await run(['pets', 'list'], { env: env() })).code).toBe(0);
+    expect(scope.isDone()).toBe(true);
+  });
+});

@@ -1,0 +1,104 @@
+// Runs the CLI in-process, as main() would run in a real process, over in-memory
+// streams with any TTY setting. HTTP goes through nock (see ./http.ts).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { afterEach } from 'vitest';
+import { colorAllowed, type Env, type IOStreams, readAll } from '../../src/io.js';
+import { main } from '../../src/main.js';
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  /** What stdin holds; stdin is a pipe unless tty.stdin is set. */
+  stdin?: string;
+  /** true: stdin, stdout and stderr are all terminals. */
+  tty?: boolean | { stdin?: boolean; stdout?: boolean; stderr?: boolean };
+  /** The answer typed at a hidden prompt (auth login on a terminal). */
+  typed?: string;
+  signal?: AbortSignal;
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** Questions asked at hidden prompts. */
+  prompts: string[];
+}
+
+class Sink extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
+}
+
+export function testIO(
+  options: RunOptions,
+  env: Env,
+): { io: IOStreams; out: Sink; err: Sink; prompts: string[] } {
+  const tty =
+    typeof options.tty === 'object'
+      ? options.tty
+      : { stdin: options.tty, stdout: options.tty, stderr: options.tty };
+  const out = new Sink();
+  const err = new Sink();
+  const stdin = Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]);
+  const prompts: string[] = [];
+  const io: IOStreams = {
+    stdin,
+    stdout: out,
+    stderr: err,
+    stdinIsTTY: tty.stdin === true,
+    stdoutIsTTY: tty.stdout === true,
+    stderrIsTTY: tty.stderr === true,
+    colorOut: colorAllowed(tty.stdout === true, env),
+    colorErr: colorAllowed(tty.stderr === true, env),
+    out: (text) => {
+      out.text += text;
+    },
+    err: (text) => {
+      err.text += text;
+    },
+    readStdin: (signal) => readAll(stdin, signal),
+    promptSecret: async (question) => {
+      prompts.push(question);
+      return options.typed ?? '';
+    },
+  };
+  return { io, out, err, prompts };
+}
+
+let configDirs: string[] = [];
+
+/** A fresh, empty config folder, removed after the test. */
+export function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'store-test-'));
+  configDirs.push(dir);
+  return dir;
+}
+
+afterEach(() => {
+  for (const dir of configDirs) rmSync(dir, { recursive: true, force: true });
+  configDirs = [];
+});
+
+/** Base environment: an empty config folder, no colour hints, no proxies. */
+export function baseEnv(
+  extra: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
+  return { STORE_CONFIG_DIR: tempDir(), TERM: 'xterm-256color', ...extra };
+}
+
+export async function run(argv: string[], options: RunOptions = {}): Promise<RunResult> {
+  const env = options.env ?? baseEnv();
+  const { io, out, err, prompts } = testIO(options, env);
+  const code = await main(argv, {
+    io,
+    env,
+    signal: options.signal ?? new AbortController().signal,
+  });
+  return { code, stdout: out.text, stderr: err.text, prompts };
+}
