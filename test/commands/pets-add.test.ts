@@ -1,0 +1,397 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { baseEnv, run, tempDir } from '../helpers/cli.js';
+import { api, KEY } from '../helpers/http.js';
+
+const env = () => baseEnv({ STORE_API_KEY: KEY });
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+function created(id: number | string, name: string, categoryId: number | string, status?: string) {
+  const statusField = status ? `,"status":"${status}"` : '';
+  return `{"id":${id},"name":"${name}","categoryId":${categoryId}${statusField}}`;
+}
+
+function fileWith(text: string): string {
+  const path = join(tempDir(), 'animals.json');
+  writeFileSync(path, text);
+  return path;
+}
+
+describe('store pets add (flags)', () => {
+  it('POSTs a NewPet and prints the created pet', async () => {
+    const scope = api()
+      .post('/v1/pets', '{"name":"Rex","categoryId":2,"status":"available"}')
+      .matchHeader('content-type', 'application/json')
+      .reply(201, created(7, 'Rex', 2, 'available'), JSON_HEADERS);
+    const result = await run(
+      ['pets', 'add', '--name', 'Rex', '--category-id', '2', '--status', 'available'],
+      { env: env() },
+    );
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n7\tRex\t2\tavailable\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it('sends a category id beyond 2^53 digit for digit and prints the server’s object with --json', async () => {
+    const body = '{"id":9007199254740995,"name":"Big","categoryId":9007199254740993,"extra":true}';
+    const scope = api()
+      .post('/v1/pets', '{"name":"Big","categoryId":9007199254740993}')
+      .reply(201, body);
+    const result = await run(
+      ['pets', 'add', '--name', 'Big', '--category-id', '9007199254740993', '--json'],
+      { env: env() },
+    );
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({ code: 0, stdout: `${body}\n`, stderr: '', prompts: [] });
+  });
+
+  it.each([
+    [['--category-id', '1'], '--name is required (or give --file)'],
+    [['--name', 'Rex'], '--category-id is required (or give --file)'],
+    [['--name', '', '--category-id', '1'], '--name must not be empty'],
+    [
+      ['--name', 'Rex', '--category-id', 'cats'],
+      '--category-id must be an integer in the int64 range (got "cats")',
+    ],
+    [
+      ['--name', 'Rex', '--category-id', '9223372036854775808'],
+      '--category-id must be an integer in the int64 range (got "9223372036854775808")',
+    ],
+    [
+      ['--name', 'Rex', '--category-id', '1', '--status', 'gone'],
+      '--status must be one of available, pending, sold (got "gone")',
+    ],
+    [
+      ['--file', 'x.json', '--name', 'Rex'],
+      '--file cannot be combined with --name, --category-id or --status',
+    ],
+  ])('rejects %j with exit 2 and sends nothing', async (flags, message) => {
+    const result = await run(['pets', 'add', ...flags], { env: env() });
+    expect(result).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\n`, prompts: [] });
+  });
+
+  it('maps a 400 Error body to exit 3', async () => {
+    api()
+      .post('/v1/pets')
+      .reply(400, { code: 'invalid_body', message: 'name is too long', status: 400 });
+    const result = await run(['pets', 'add', '--name', 'Rex', '--category-id', '1'], {
+      env: env(),
+    });
+    expect(result).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: 'error: name is too long (invalid_body, HTTP 400)\n',
+      prompts: [],
+    });
+  });
+});
+
+describe('store pets add --file', () => {
+  it('adds one JSON object', async () => {
+    const scope = api()
+      .post('/v1/pets', '{"name":"Rex","categoryId":1}')
+      .reply(201, created(1, 'Rex', 1));
+    const result = await run(['pets', 'add', '--file', fileWith('{"name":"Rex","categoryId":1}')], {
+      env: env(),
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n1\tRex\t1\t\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it('adds a JSON array in order and prints NDJSON with --json', async () => {
+    const scope = api()
+      .post('/v1/pets', '{"name":"A","categoryId":1}')
+      .reply(201, created(1, 'A', 1))
+      .post('/v1/pets', '{"name":"B","categoryId":9007199254740993,"status":"sold"}')
+      .reply(201, created(2, 'B', '9007199254740993', 'sold'));
+    const file = fileWith(
+      '[{"name":"A","categoryId":1},{"name":"B","categoryId":9007199254740993,"status":"sold"}]',
+    );
+    const result = await run(['pets', 'add', '--file', file, '--json'], { env: env() });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 0,
+      stdout: `${created(1, 'A', 1)}\n${created(2, 'B', '9007199254740993', 'sold')}\n`,
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it('reads NDJSON from stdin with --file -', async () => {
+    const scope = api()
+      .post('/v1/pets', '{"name":"A","categoryId":1}')
+      .reply(201, created(1, 'A', 1))
+      .post('/v1/pets', '{"name":"B","categoryId":2}')
+      .reply(201, created(2, 'B', 2));
+    const result = await run(['pets', 'add', '--file', '-'], {
+      env: env(),
+      stdin: '{"name":"A","categoryId":1}\n\n{"name":"B","categoryId":2}\n',
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(result.stdout).toBe('ID\tNAME\tCATEGORY\tSTATUS\n1\tA\t1\t\n2\tB\t2\t\n');
+    expect(result.code).toBe(0);
+  });
+
+  it('reports every object, sends none that fail validation, and exits with the first failure', async () => {
+    const scope = api()
+      .post('/v1/pets', '{"name":"A","categoryId":1}')
+      .reply(201, created(1, 'A', 1))
+      .post('/v1/pets', '{"name":"C","categoryId":3}')
+      .reply(404, { code: 'no_category', message: 'category 3 does not exist', status: 404 })
+      .post('/v1/pets', '{"name":"D","categoryId":4}')
+      .reply(201, created(4, 'D', 4));
+    const lines = [
+      '{"name":"A","categoryId":1}',
+      '{"name":"B"}',
+      '{"name":"C","categoryId":3}',
+      '"not an object"',
+      '{"name":"D","categoryId":4}',
+    ];
+    const json = await run(['pets', 'add', '--file', '-', '--json'], {
+      env: env(),
+      stdin: `${lines.join('\n')}\n`,
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(json.code).toBe(3);
+    expect(json.stderr).toBe('');
+    expect(json.stdout.split('\n')).toEqual([
+      created(1, 'A', 1),
+      '{"input":2,"error":{"code":"invalid_input","message":"categoryId: Invalid input","status":null}}',
+      '{"input":3,"error":{"code":"no_category","message":"category 3 does not exist","status":404}}',
+      '{"input":4,"error":{"code":"invalid_input","message":"input: Invalid input: expected object, received string","status":null}}',
+      created(4, 'D', 4),
+      '',
+    ]);
+  });
+
+  it('lists created pets on stdout and failures on stderr without --json', async () => {
+    api()
+      .post('/v1/pets', '{"name":"A","categoryId":1}')
+      .reply(201, created(1, 'A', 1))
+      .post('/v1/pets', '{"name":"B","categoryId":2}')
+      .reply(500, { code: 'internal', message: 'database down', status: 500 });
+    const result = await run(['pets', 'add', '--file', '-'], {
+      env: env(),
+      stdin: '[{"name":"A","categoryId":1},{"name":"B","categoryId":2}]',
+    });
+    expect(result).toEqual({
+      code: 7,
+      stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n1\tA\t1\t\n',
+      stderr:
+        'error: input 2: database down (internal, HTTP 500)\n1 of 2 animals were not created\n',
+      prompts: [],
+    });
+  });
+
+  it.each([
+    [
+      'text that is not JSON',
+      'hello world\n',
+      '--file: line 1 is not valid JSON (expected a JSON object, a JSON array or NDJSON); nothing was sent',
+    ],
+    [
+      'NDJSON with one broken line',
+      '{"name":"A","categoryId":1}\n{"name":\n',
+      '--file: line 2 is not valid JSON (expected a JSON object, a JSON array or NDJSON); nothing was sent',
+    ],
+    ['an empty file', '  \n', '--file is empty: expected a JSON object, a JSON array or NDJSON'],
+  ])('rejects %s with exit 2 before sending anything', async (_what, text, message) => {
+    const result = await run(['pets', 'add', '--file', fileWith(text)], { env: env() });
+    expect(result).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\n`, prompts: [] });
+  });
+
+  it('rejects a file that does not exist with exit 2', async () => {
+    const path = join(tempDir(), 'missing.json');
+    const result = await run(['pets', 'add', '--file', path], { env: env() });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: cannot read --file ${path} (ENOENT)\n`,
+      prompts: [],
+    });
+  });
+});
+
+describe('store pets get', () => {
+  const WARNING =
+    "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; use 'store pets list --status <status>' instead\n";
+
+  it('warns that it is deprecated and still prints the pet', async () => {
+    const scope = api()
+      .get('/v1/pets/42')
+      .reply(200, created(42, 'Rex', 1, 'pending'));
+    const result = await run(['pets', 'get', '42'], { env: env() });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n42\tRex\t1\tpending\n',
+      stderr: WARNING,
+      prompts: [],
+    });
+  });
+
+  it('keeps the warning plain text on stderr under --json, and an id beyond 2^53 exact', async () => {
+    const body = '{"id":9007199254740993,"name":"Tom","categoryId":1,"owner":{"name":"Ann"}}';
+    api()
+      .get('/v1/pets/9007199254740993')
+      .reply(200, body, { sunset: 'Thu, 05 Dec 2030 00:00:00 GMT', deprecation: '@1767225600' });
+    const result = await run(['pets', 'get', '9007199254740993', '--json'], { env: env() });
+    expect(result).toEqual({
+      code: 0,
+      stdout: `${body}\n`,
+      stderr: `${WARNING}warning: the API marks GET /pets/9007199254740993 as deprecated; it will be removed on 2030-12-05\n`,
+      prompts: [],
+    });
+  });
+
+  it('exits 5 when the pet does not exist', async () => {
+    api()
+      .get('/v1/pets/9')
+      .reply(404, { code: 'not_found', message: 'pet 9 not found', status: 404 });
+    const result = await run(['pets', 'get', '9'], { env: env() });
+    expect(result).toEqual({
+      code: 5,
+      stdout: '',
+      stderr: `${WARNING}error: pet 9 not found (not_found, HTTP 404)\n`,
+      prompts: [],
+    });
+  });
+
+  it.each(['abc', '1.5', '9223372036854775808'])('rejects the id %s with exit 2', async (id) => {
+    const result = await run(['pets', 'get', id], { env: env() });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: petId must be an integer in the int64 range (got "${id}")\n`,
+      prompts: [],
+    });
+  });
+
+  it('needs an id', async () => {
+    const result = await run(['pets', 'get'], { env: env() });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "error: missing required argument 'petId'\n",
+      prompts: [],
+    });
+  });
+});
+
+describe('store messages send', () => {
+  const MESSAGE =
+    '{"id":"msg_1","message":"hi there","status":"queued","createdAt":"2026-11-22T10:00:00Z"}';
+
+  it('POSTs the argument to the messages URL and prints id, status and time', async () => {
+    const scope = api()
+      .post('/v1/messages', '{"message":"hi there"}')
+      .matchHeader('content-type', 'application/json')
+      .reply(201, MESSAGE);
+    const result = await run(['messages', 'send', 'hi there'], { env: env() });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'ID\tSTATUS\tCREATED AT\nmsg_1\tqueued\t2026-11-22T10:00:00Z\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it.each([
+    ['no argument', []],
+    ['-', ['-']],
+  ])('reads stdin with %s and drops one trailing newline', async (_what, args) => {
+    const scope = api()
+      .post('/v1/messages', '{"message":"line one\\nline two\\n"}')
+      .reply(201, MESSAGE);
+    const result = await run(['messages', 'send', ...args, '--json'], {
+      env: env(),
+      stdin: 'line one\nline two\n\n',
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({ code: 0, stdout: `${MESSAGE}\n`, stderr: '', prompts: [] });
+  });
+
+  it.each([
+    ['an empty argument', [''], {}],
+    ['empty stdin', [], { stdin: '\n' }],
+  ])('rejects %s with exit 2', async (_what, args, extra) => {
+    const result = await run(['messages', 'send', ...args], { env: env(), ...extra });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: the message is empty; nothing was sent\n',
+      prompts: [],
+    });
+  });
+
+  it('never waits on a terminal without an argument', async () => {
+    const result = await run(['messages', 'send'], { env: env(), tty: true });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: give the message as an argument, or pipe it on stdin\n',
+      prompts: [],
+    });
+  });
+
+  it('maps a 400 Error body to exit 3', async () => {
+    api()
+      .post('/v1/messages')
+      .reply(400, { code: 'invalid_json', message: 'bad JSON', status: 400 });
+    const result = await run(['messages', 'send', 'x', '--json'], { env: env() });
+    expect(result).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: '{"error":{"code":"invalid_json","message":"bad JSON","status":400}}\n',
+      prompts: [],
+    });
+  });
+});
+
+describe('store orders list', () => {
+  it('renders an array of objects with the union of their keys, in the order first seen', async () => {
+    const scope = api()
+      .get('/v1/store/orders')
+      .reply(
+        200,
+        '[{"id":1,"petId":9007199254740993,"status":"placed"},{"id":2,"complete":true,"meta":{"a":1}}]',
+      );
+    const result = await run(['orders', 'list'], { env: env() });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 0,
+      stdout:
+        'id\tpetId\tstatus\tcomplete\tmeta\n1\t9007199254740993\tplaced\t\t\n2\t\t\ttrue\t{"a":1}\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it('prints anything that is not an array of objects as JSON', async () => {
+    api().get('/v1/store/orders').reply(200, '{"orders":[],"next":null}');
+    const result = await run(['orders', 'list'], { env: env() });
+    expect(result).toEqual({
+      code: 0,
+      stdout: '{"orders":[],"next":null}\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it('prints the API data exactly with --json', async () => {
+    api().get('/v1/store/orders').reply(200, '[{"id":9007199254740993}]');
+    const result = await run(['orders', 'list', '--json'], { env: env() });
+    expect(result.stdout).toBe('[{"id":9007199254740993}]\n');
+  });
+});
