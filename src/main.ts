@@ -120,16 +120,19 @@ function report(
 export async function cli(): Promise<void> {
   const io = systemIO(process);
   const controller = new AbortController();
-  // First Ctrl-C aborts what is in flight (exit 130); a second one kills at once.
-  const onSigint = () => {
+  // The first Ctrl-C (or SIGTERM) aborts what is in flight, so the command ends cleanly
+  // (exit 130; the sandbox exits 0); a second one kills at once.
+  const onSignal = (name: NodeJS.Signals) => {
     if (controller.signal.aborted) {
-      process.off('SIGINT', onSigint);
-      process.kill(process.pid, 'SIGINT');
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      process.kill(process.pid, name);
     } else {
       controller.abort();
     }
   };
-  process.on('SIGINT', onSigint);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   // `store … | head -1`: the reader left; stop quietly instead of an EPIPE stack trace.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
@@ -139,7 +142,8 @@ export async function cli(): Promise<void> {
     env: process.env,
     signal: controller.signal,
   });
-  process.off('SIGINT', onSigint);
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
   // Let pending output drain: set the code, never call process.exit().
   process.exitCode = code;
 }

@@ -16,6 +16,7 @@ import * as profileList from './commands/profile/list.js';
 import * as profileRemove from './commands/profile/remove.js';
 import * as profileSet from './commands/profile/set.js';
 import * as profileUse from './commands/profile/use.js';
+import * as sandbox from './commands/sandbox.js';
 import type { IOStreams } from './io.js';
 
 export function version(): string {
@@ -70,5 +71,6 @@ export function buildProgram(io: IOStreams, context: ContextFactory): Command {
     const noun = program.command(name).description(description);
     for (const verb of verbs) verb.register(noun, context);
   }
+  sandbox.register(program, context);
   return program;
 }

@@ -12,9 +12,10 @@ function inInt64Range(value: number | bigint): boolean {
 }
 
 /** An int64: a safe integer as a number, anything larger as a BigInt (see json.ts). */
+const INT64_MESSAGE = 'must be an integer in the int64 range';
 export const Int64 = z
-  .union([z.number().int(), z.bigint()])
-  .refine(inInt64Range, { message: 'must be an integer in the int64 range' });
+  .union([z.number().int(), z.bigint()], { error: INT64_MESSAGE })
+  .refine(inInt64Range, { message: INT64_MESSAGE });
 export type Int64 = z.infer<typeof Int64>;
 
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const;

@@ -166,7 +166,7 @@ describe('store pets add --file', () => {
     expect(json.stderr).toBe('');
     expect(json.stdout.split('\n')).toEqual([
       created(1, 'A', 1),
-      '{"input":2,"error":{"code":"invalid_input","message":"categoryId: Invalid input","status":null}}',
+      '{"input":2,"error":{"code":"invalid_input","message":"categoryId: must be an integer in the int64 range","status":null}}',
       '{"input":3,"error":{"code":"no_category","message":"category 3 does not exist","status":404}}',
       '{"input":4,"error":{"code":"invalid_input","message":"input: Invalid input: expected object, received string","status":null}}',
       created(4, 'D', 4),

@@ -1,0 +1,84 @@
+// `store sandbox`: a verb-less command, so it sits beside the noun folders. It runs the
+// reference server from src/sandbox/ until Ctrl-C or SIGTERM.
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { isLoopbackHost } from '../api/urls.js';
+import type { Context } from '../context.js';
+import { ConfigError, FlagError } from '../errors.js';
+import { action, type ContextFactory } from './action.js';
+import { examples, intFlag } from './flags.js';
+
+export interface SandboxCommandOptions {
+  port: number;
+  host: string;
+  apiKey: string;
+  data?: string;
+  seed?: number;
+}
+
+const Flags = z.object({
+  port: intFlag('--port', 0, 65535),
+  host: z.string().min(1, { message: '--host must not be empty' }),
+  apiKey: z.string().min(1, { message: '--api-key must not be empty' }),
+  data: z.string().optional(),
+  seed: intFlag('--seed', 0, 100_000).optional(),
+});
+
+export function register(program: Command, context: ContextFactory): void {
+  program
+    .command('sandbox')
+    .description('Run a local reference server of the service (in memory unless --data)')
+    .option('--port <port>', 'port to listen on (0: any free port)', '4010')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--api-key <key>', 'the key clients must send', 'sandbox')
+    .option('--data <file>', 'keep the data in this JSON file (written atomically)')
+    .option('--seed <n>', 'start with n sample animals when there are none')
+    .addHelpText(
+      'after',
+      examples(
+        'store sandbox --seed 20',
+        'store --profile sandbox pets list',
+        'store sandbox --port 0 --data ./sandbox.json',
+      ),
+    )
+    .action(action(context, Flags, run));
+}
+
+export async function run(opts: SandboxCommandOptions, ctx: Context): Promise<void> {
+  const { io, signal } = ctx;
+  if (!isLoopbackHost(opts.host)) {
+    ctx.warn(
+      `warning: listening on ${opts.host}, which is not loopback: others can reach the sandbox`,
+    );
+  }
+  // Loaded only here: no other command pays for the server.
+  const { startSandbox } = await import('../sandbox/server.js');
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    sandbox = await startSandbox({
+      port: opts.port,
+      host: opts.host,
+      apiKey: opts.apiKey,
+      dataFile: opts.data,
+      seed: opts.seed,
+      log: (line) => io.err(`${line}\n`),
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      throw new FlagError(
+        `port ${opts.port} on ${opts.host} is already in use; choose another with --port`,
+      );
+    }
+    if (code === 'EDATA') throw new ConfigError((error as Error).message);
+    throw error;
+  }
+  io.out(`${sandbox.url}\n`);
+  io.err(`Sandbox listening at ${sandbox.url} with API key "${opts.apiKey}"; Ctrl-C stops it\n`);
+  await new Promise<void>((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await sandbox.close();
+  io.err('Sandbox stopped\n');
+}

@@ -1,0 +1,348 @@
+// The sandbox: a reference server of the animal store service on node:http, for trying the
+// CLI and for tests. Routing, auth and validation live here; the data lives in store.ts.
+//
+// Order of checks for every request, first failure wins:
+//   unknown path 404 -> auth 401 -> method 405 -> Content-Type 415 -> body size 413
+//   -> JSON 400 invalid_json -> schema / query / petId 400 -> pet missing 404 -> success.
+// An unknown path answers 404 even without a key: it tells a caller with a wrong base URL
+// (e.g. one missing /v1) what is wrong instead of blaming the key.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { z } from 'zod';
+import { parseJson, stringifyJson } from '../json.js';
+import {
+  INT64_MAX,
+  INT64_MIN,
+  LIMIT_DEFAULT,
+  LIMIT_MAX,
+  LIMIT_MIN,
+  NewMessage,
+  NewPet,
+  PET_STATUSES,
+  PetStatus,
+} from '../schemas.js';
+import { Store } from './store.js';
+
+export interface SandboxOptions {
+  port: number;
+  host: string;
+  apiKey: string;
+  dataFile?: string;
+  seed?: number;
+  log?: (line: string) => void;
+}
+
+export interface Sandbox {
+  /** Base URL including /v1, e.g. http://127.0.0.1:4010/v1. */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+// How much of a too-large body is read (and dropped) before the connection is cut.
+const DRAIN_LIMIT_BYTES = 8 * MAX_BODY_BYTES;
+
+// getPet is deprecated: RFC 9745 Deprecation (since 2026-01-01), RFC 8594 Sunset (removal on
+// 5 Dec 2030, as the spec says) and a link to its replacement, on every response of the route.
+const DEPRECATION_HEADERS = {
+  Deprecation: `@${Date.UTC(2026, 0, 1) / 1000}`,
+  Sunset: new Date(Date.UTC(2030, 11, 5)).toUTCString(),
+  Link: '</v1/pets?status=available>; rel="successor-version"',
+};
+
+/** A failure answered with the Error body {code, message, status}. */
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+interface Request {
+  req: IncomingMessage;
+  query: URLSearchParams;
+  params: string[];
+  store: Store;
+}
+interface Reply {
+  status: number;
+  body: unknown;
+}
+type Handler = (request: Request) => Reply | Promise<Reply>;
+
+function listPets({ query, store }: Request): Reply {
+  const limitText = singleParam(query, 'limit');
+  const limit = limitText === undefined ? LIMIT_DEFAULT : Number(limitText);
+  if (
+    limitText !== undefined &&
+    !(/^\d+$/.test(limitText) && limit >= LIMIT_MIN && limit <= LIMIT_MAX)
+  ) {
+    throw new HttpError(
+      400,
+      'invalid_query',
+      `limit: must be an integer from ${LIMIT_MIN} to ${LIMIT_MAX}, got ${JSON.stringify(limitText)}`,
+    );
+  }
+  const statusText = singleParam(query, 'status');
+  const status = PetStatus.optional().safeParse(statusText);
+  if (!status.success) {
+    throw new HttpError(
+      400,
+      'invalid_query',
+      `status: must be one of ${PET_STATUSES.join(', ')}, got ${JSON.stringify(statusText)}`,
+    );
+  }
+  return { status: 200, body: store.listPets(limit, status.data) };
+}
+
+async function createPet({ req, store }: Request): Promise<Reply> {
+  const pet = store.addPet(await readBody(req, NewPet));
+  await store.save();
+  return { status: 201, body: pet };
+}
+
+function getPet({ params: [text = ''], store }: Request): Reply {
+  const id = /^-?\d+$/.test(text) ? BigInt(text) : undefined;
+  if (id === undefined || id < INT64_MIN || id > INT64_MAX) {
+    throw new HttpError(
+      400,
+      'invalid_pet_id',
+      `petId: must be an integer in the int64 range, got ${JSON.stringify(text)}`,
+    );
+  }
+  const pet = store.getPet(id);
+  if (pet === undefined) throw new HttpError(404, 'pet_not_found', `no pet with id ${id}`);
+  return { status: 200, body: pet };
+}
+
+// 201 like createPet: the message is a new resource.
+async function sendMessage({ req, store }: Request): Promise<Reply> {
+  const message = store.addMessage((await readBody(req, NewMessage)).message);
+  await store.save();
+  return { status: 201, body: message };
+}
+
+function listOrders({ store }: Request): Reply {
+  return { status: 200, body: store.listOrders() };
+}
+
+interface Route {
+  pattern: RegExp;
+  methods: Record<string, Handler>;
+  headers?: Record<string, string>;
+}
+
+const ROUTES: Route[] = [
+  { pattern: /^\/v1\/pets$/, methods: { GET: listPets, POST: createPet } },
+  { pattern: /^\/v1\/pets\/([^/]+)$/, methods: { GET: getPet }, headers: DEPRECATION_HEADERS },
+  { pattern: /^\/v1\/messages$/, methods: { POST: sendMessage } },
+  { pattern: /^\/v1\/store\/orders$/, methods: { GET: listOrders } },
+];
+
+/** A query parameter given at most once. */
+function singleParam(query: URLSearchParams, name: string): string | undefined {
+  const values = query.getAll(name);
+  if (values.length > 1) throw new HttpError(400, 'invalid_query', `${name}: given more than once`);
+  return values[0];
+}
+
+async function readBody<T extends z.ZodType>(
+  req: IncomingMessage,
+  schema: T,
+): Promise<z.output<T>> {
+  const mediaType = req.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+  if (mediaType !== 'application/json') {
+    throw new HttpError(415, 'unsupported_media_type', 'Content-Type must be application/json');
+  }
+  const text = await readText(req);
+  let json: unknown;
+  try {
+    json = parseJson(text);
+  } catch (err) {
+    throw new HttpError(
+      400,
+      'invalid_json',
+      `request body is not valid JSON: ${(err as Error).message}`,
+    );
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map(
+      (issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'body'}: ${issue.message}`,
+    );
+    throw new HttpError(400, 'invalid_body', fields.join('; '));
+  }
+  return parsed.data;
+}
+
+/** Reads the body as UTF-8, refusing (without buffering) more than MAX_BODY_BYTES. */
+function readText(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    const refuse = () => {
+      refused = true;
+      chunks.length = 0;
+      reject(
+        new HttpError(
+          413,
+          'payload_too_large',
+          `request body is larger than ${MAX_BODY_BYTES} bytes`,
+        ),
+      );
+    };
+    if (Number(req.headers['content-length']) > MAX_BODY_BYTES) refuse();
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (!refused) return void (size > MAX_BODY_BYTES ? refuse() : chunks.push(chunk));
+      // After the 413 the rest is read and dropped, up to a bound: closing a socket with
+      // unread data resets the connection, and the client could lose the 413 before reading it.
+      if (size > DRAIN_LIMIT_BYTES) req.socket.destroy();
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    // The client went away mid-body: nobody reads the answer, but it must not count as a crash.
+    req.on('error', () =>
+      reject(new HttpError(400, 'incomplete_body', 'the request body was cut off')),
+    );
+  });
+}
+
+/** Checks `Authorization: Bearer <key>` in constant time. */
+function keyChecker(apiKey: string): (header: string | undefined) => boolean {
+  // Comparing SHA-256 digests gives timingSafeEqual equal-length buffers, so neither the
+  // key's content nor its length leaks through timing.
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  const expected = digest(apiKey);
+  return (header) => {
+    const token = /^Bearer +(\S+) *$/i.exec(header ?? '')?.[1];
+    return token !== undefined && timingSafeEqual(digest(token), expected);
+  };
+}
+
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  if (res.headersSent) return void res.destroy();
+  const text = stringifyJson(body);
+  res.writeHead(status, {
+    ...headers,
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+// Requests node:http cannot parse never reach the handler; answer them with an Error body too.
+function onClientError(err: NodeJS.ErrnoException, socket: Socket) {
+  if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+  const [status, code] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'headers_too_large']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout']
+        : [400, 'bad_request'];
+  const text = stringifyJson({ code, message: `malformed or incomplete HTTP request`, status });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
+}
+
+export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
+  if (options.apiKey === '') throw new Error('the sandbox API key must not be empty');
+  const store = await Store.open(options.dataFile, options.seed);
+  const checkKey = keyChecker(options.apiKey);
+
+  const dispatch = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    pathname: string,
+    search: string,
+  ) => {
+    const route = ROUTES.find((candidate) => candidate.pattern.test(pathname));
+    if (route === undefined) throw new HttpError(404, 'not_found', `no such path: ${pathname}`);
+    for (const [name, value] of Object.entries(route.headers ?? {})) res.setHeader(name, value);
+    if (!checkKey(req.headers.authorization)) {
+      throw new HttpError(
+        401,
+        'unauthorized',
+        'missing or invalid API key (Authorization: Bearer <key>)',
+        {
+          'WWW-Authenticate': 'Bearer',
+        },
+      );
+    }
+    const method = req.method ?? '';
+    const handler = Object.hasOwn(route.methods, method) ? route.methods[method] : undefined;
+    if (handler === undefined) {
+      throw new HttpError(405, 'method_not_allowed', `${method} is not allowed on ${pathname}`, {
+        Allow: Object.keys(route.methods).join(', '),
+      });
+    }
+    const params = route.pattern.exec(pathname)?.slice(1) ?? [];
+    return handler({ req, query: new URLSearchParams(search), params, store });
+  };
+
+  const server = createServer((req, res) => {
+    const started = performance.now();
+    const target = req.url ?? '/';
+    const queryStart = target.indexOf('?');
+    const pathname = queryStart < 0 ? target : target.slice(0, queryStart);
+    // The query is left out of the log: it is the one part of a request a caller might put a
+    // secret in. Headers (and so the key) are never logged.
+    res.on('close', () => {
+      const duration = Math.round(performance.now() - started);
+      const status = res.writableFinished ? res.statusCode : 'aborted'; // client left first
+      options.log?.(`${req.method} ${pathname} ${status} ${duration}ms`);
+    });
+    new Promise<Reply>((resolve) =>
+      resolve(dispatch(req, res, pathname, queryStart < 0 ? '' : target.slice(queryStart + 1))),
+    ).then(
+      (reply) => send(res, reply.status, reply.body),
+      (err: unknown) => {
+        if (!(err instanceof HttpError)) options.log?.(`error: ${(err as Error)?.stack ?? err}`);
+        const { status, code, message, headers } =
+          err instanceof HttpError
+            ? err
+            : new HttpError(
+                500,
+                'internal_error',
+                `internal error: ${(err as Error)?.message ?? err}`,
+              );
+        send(res, status, { code, message, status }, headers);
+      },
+    );
+  });
+  server.on('clientError', onClientError);
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+
+  return {
+    url: `http://${host}:${port}/v1`,
+    port,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+      await store.flush();
+    },
+  };
+}

@@ -1,0 +1,590 @@
+import { connect } from 'node:net';
+import { Readable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { AUTH, type CallOptions, call, cleanup, errorBody, KEY, start } from './helpers.js';
+
+afterEach(cleanup);
+
+const UNAUTHORIZED = errorBody(
+  401,
+  'unauthorized',
+  'missing or invalid API key (Authorization: Bearer <key>)',
+);
+const UNSUPPORTED = errorBody(
+  415,
+  'unsupported_media_type',
+  'Content-Type must be application/json',
+);
+const TOO_LARGE = errorBody(413, 'payload_too_large', 'request body is larger than 1048576 bytes');
+const BAD_LIMIT = (got: string) =>
+  errorBody(
+    400,
+    'invalid_query',
+    `limit: must be an integer from 1 to 100, got ${JSON.stringify(got)}`,
+  );
+const BAD_PET_ID = (got: string) =>
+  errorBody(
+    400,
+    'invalid_pet_id',
+    `petId: must be an integer in the int64 range, got ${JSON.stringify(got)}`,
+  );
+const INVALID_JSON = {
+  code: 'invalid_json',
+  message: expect.stringMatching(/^request body is not valid JSON: /),
+  status: 400,
+};
+
+const ids = (json: unknown) => (json as { id: unknown }[]).map((pet) => pet.id);
+const range = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+describe('startSandbox', () => {
+  it('reports the real URL and port when asked for port 0', async () => {
+    const sandbox = await start();
+    expect(sandbox.port).toBeGreaterThan(0);
+    expect(sandbox.url).toBe(`http://127.0.0.1:${sandbox.port}/v1`);
+    expect((await call(sandbox, 'GET', '/v1/pets')).status).toBe(200);
+  });
+
+  it('rejects with code EADDRINUSE when the port is taken', async () => {
+    const first = await start();
+    await expect(
+      startSandbox({ port: first.port, host: '127.0.0.1', apiKey: KEY }),
+    ).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    expect((await call(first, 'GET', '/v1/pets')).status).toBe(200);
+  });
+
+  it('close() ends keep-alive connections and refuses new ones', async () => {
+    const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', apiKey: KEY });
+    expect((await call(sandbox, 'GET', '/v1/pets')).status).toBe(200); // leaves a keep-alive socket
+    const started = Date.now();
+    await sandbox.close();
+    expect(Date.now() - started).toBeLessThan(1000); // not waiting for the keep-alive timeout
+    await expect(call(sandbox, 'GET', '/v1/pets')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+});
+
+describe('GET /v1/pets', () => {
+  it('returns 20 pets in id order by default', async () => {
+    const res = await call(await start({ seed: 25 }), 'GET', '/v1/pets');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(ids(res.json)).toEqual(range(1, 20));
+    expect((res.json as unknown[]).slice(0, 3)).toEqual([
+      { id: 1, name: 'Rex', categoryId: 1, status: 'available' },
+      { id: 2, name: 'Bella', categoryId: 2, status: 'pending' },
+      { id: 3, name: 'Milo', categoryId: 3, status: 'sold' },
+    ]);
+    // Seed names are reused with a number once the list runs out.
+    expect((res.json as unknown[])[9]).toEqual({
+      id: 10,
+      name: 'Rex 2',
+      categoryId: 5,
+      status: 'available',
+    });
+  });
+
+  it('honours limit=1 and limit=100', async () => {
+    const sandbox = await start({ seed: 25 });
+    const one = await call(sandbox, 'GET', '/v1/pets?limit=1');
+    expect(one.status).toBe(200);
+    expect(one.json).toEqual([{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }]);
+    const hundred = await call(sandbox, 'GET', '/v1/pets?limit=100');
+    expect(hundred.status).toBe(200);
+    expect(ids(hundred.json)).toEqual(range(1, 25));
+  });
+
+  it('returns an empty array from an empty store', async () => {
+    const res = await call(await start(), 'GET', '/v1/pets');
+    expect(res.status).toBe(200);
+    expect(res.text).toBe('[]');
+  });
+
+  it.each(['0', '101', 'abc', '1.5', '', '-1', '1e1', ' 5'])(
+    'rejects limit=%j with 400',
+    async (limit) => {
+      const res = await call(
+        await start({ seed: 3 }),
+        'GET',
+        `/v1/pets?limit=${encodeURIComponent(limit)}`,
+      );
+      expect(res.status).toBe(400);
+      expect(res.headers['content-type']).toBe('application/json');
+      expect(res.json).toEqual(BAD_LIMIT(limit));
+    },
+  );
+
+  it('rejects a limit given twice', async () => {
+    const res = await call(await start(), 'GET', '/v1/pets?limit=1&limit=2');
+    expect(res.status).toBe(400);
+    expect(res.json).toEqual(errorBody(400, 'invalid_query', 'limit: given more than once'));
+  });
+
+  it('filters by status, combined with limit', async () => {
+    const sandbox = await start({ seed: 25 });
+    const sold = await call(sandbox, 'GET', '/v1/pets?status=sold');
+    expect(sold.status).toBe(200);
+    expect(ids(sold.json)).toEqual([3, 6, 9, 12, 15, 18, 21, 24]);
+    expect((sold.json as { status: string }[]).every((pet) => pet.status === 'sold')).toBe(true);
+    const pending = await call(sandbox, 'GET', '/v1/pets?status=pending&limit=2');
+    expect(ids(pending.json)).toEqual([2, 5]);
+  });
+
+  it.each(['foo', 'SOLD', ''])('rejects status=%j with 400', async (status) => {
+    const res = await call(await start({ seed: 3 }), 'GET', `/v1/pets?status=${status}`);
+    expect(res.status).toBe(400);
+    expect(res.json).toEqual(
+      errorBody(
+        400,
+        'invalid_query',
+        `status: must be one of available, pending, sold, got ${JSON.stringify(status)}`,
+      ),
+    );
+  });
+
+  it('does not carry deprecation headers', async () => {
+    const res = await call(await start(), 'GET', '/v1/pets');
+    expect(res.headers.deprecation).toBeUndefined();
+    expect(res.headers.sunset).toBeUndefined();
+  });
+});
+
+describe('POST /v1/pets', () => {
+  const post = (options: CallOptions) => async () =>
+    call(await start(), 'POST', '/v1/pets', options);
+
+  it('creates a pet with the next id and drops unknown fields', async () => {
+    const sandbox = await start({ seed: 2 });
+    const body = JSON.stringify({ name: 'Tom', categoryId: 4, status: 'pending', colour: 'grey' });
+    const res = await call(sandbox, 'POST', '/v1/pets', { body });
+    expect(res.status).toBe(201);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.json).toEqual({ id: 3, name: 'Tom', categoryId: 4, status: 'pending' });
+    const stored = await call(sandbox, 'GET', '/v1/pets/3');
+    expect(stored.json).toEqual({ id: 3, name: 'Tom', categoryId: 4, status: 'pending' });
+  });
+
+  it('starts ids at 1 and leaves status out when none is given', async () => {
+    const sandbox = await start();
+    const res = await call(sandbox, 'POST', '/v1/pets', { body: '{"name":"Tom","categoryId":4}' });
+    expect(res.status).toBe(201);
+    expect(res.text).toBe('{"id":1,"name":"Tom","categoryId":4}');
+    expect((await call(sandbox, 'GET', '/v1/pets')).json).toEqual([
+      { id: 1, name: 'Tom', categoryId: 4 },
+    ]);
+  });
+
+  it('accepts Content-Type with a charset and in any case', async () => {
+    const sandbox = await start();
+    const body = '{"name":"A","categoryId":1}';
+    expect(
+      (await call(sandbox, 'POST', '/v1/pets', { body, type: 'application/json; charset=utf-8' }))
+        .status,
+    ).toBe(201);
+    expect(
+      (await call(sandbox, 'POST', '/v1/pets', { body, type: 'Application/JSON' })).status,
+    ).toBe(201);
+  });
+
+  it('keeps an int64 categoryId digit for digit', async () => {
+    const res = await post({ body: '{"name":"Big","categoryId":9223372036854775807}' })();
+    expect(res.status).toBe(201);
+    expect(res.text).toBe('{"id":1,"name":"Big","categoryId":9223372036854775807}');
+  });
+
+  it.each([
+    ['missing name', { categoryId: 1 }, 'name: Invalid input: expected string, received undefined'],
+    ['missing categoryId', { name: 'Rex' }, 'categoryId: must be an integer in the int64 range'],
+    ['empty name', { name: '', categoryId: 1 }, 'name: must be a non-empty string'],
+    [
+      'numeric name',
+      { name: 5, categoryId: 1 },
+      'name: Invalid input: expected string, received number',
+    ],
+    [
+      'string categoryId',
+      { name: 'Rex', categoryId: '1' },
+      'categoryId: must be an integer in the int64 range',
+    ],
+    [
+      'fractional categoryId',
+      { name: 'Rex', categoryId: 1.5 },
+      'categoryId: must be an integer in the int64 range',
+    ],
+    [
+      'unknown status',
+      { name: 'Rex', categoryId: 1, status: 'lost' },
+      'status: Invalid option: expected one of "available"|"pending"|"sold"',
+    ],
+    [
+      'both fields missing',
+      {},
+      'name: Invalid input: expected string, received undefined; categoryId: must be an integer in the int64 range',
+    ],
+    ['an array', [], 'body: Invalid input: expected object, received array'],
+  ])('rejects %s with 400 naming the field', async (_name, input, message) => {
+    const res = await post({ body: JSON.stringify(input) })();
+    expect(res.status).toBe(400);
+    expect(res.json).toEqual(errorBody(400, 'invalid_body', message));
+  });
+
+  it('rejects a categoryId beyond int64', async () => {
+    const res = await post({ body: '{"name":"Rex","categoryId":9223372036854775808}' })();
+    expect(res.status).toBe(400);
+    expect(res.json).toEqual(
+      errorBody(400, 'invalid_body', 'categoryId: must be an integer in the int64 range'),
+    );
+  });
+
+  it.each(['{"name":', '', "{'name':'Rex'}", 'null,'])(
+    'rejects invalid JSON %j with 400',
+    async (body) => {
+      const res = await post({ body })();
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual(INVALID_JSON);
+    },
+  );
+
+  it.each([
+    ['text/plain', 'text/plain'],
+    ['application/jsonp', 'application/jsonp'],
+    ['form', 'application/x-www-form-urlencoded'],
+    ['no Content-Type', null],
+  ])('rejects %s with 415', async (_name, type) => {
+    const res = await post({ body: '{"name":"Rex","categoryId":1}', type })();
+    expect(res.status).toBe(415);
+    expect(res.json).toEqual(UNSUPPORTED);
+  });
+
+  it('accepts a body of exactly 1 MiB', async () => {
+    const prefix = '{"categoryId":1,"name":"';
+    const name = 'a'.repeat(1024 * 1024 - prefix.length - 2);
+    const res = await post({ body: `${prefix}${name}"}` })();
+    expect(res.status).toBe(201);
+    expect((res.json as { name: string }).name).toBe(name);
+  });
+
+  it('rejects a body over 1 MiB with 413 (declared length)', async () => {
+    const sandbox = await start();
+    const res = await call(sandbox, 'POST', '/v1/pets', { body: 'x'.repeat(1024 * 1024 + 1) });
+    expect(res.status).toBe(413);
+    expect(res.json).toEqual(TOO_LARGE);
+    expect((await call(sandbox, 'GET', '/v1/pets')).json).toEqual([]);
+  });
+
+  it('answers 413 to a chunked body over 1 MiB before all of it is sent', async () => {
+    let sent = 0;
+    async function* chunks() {
+      // 64 MiB offered; the 413 must come long before all of it is sent.
+      for (let i = 0; i < 1024; i++) {
+        sent += 65536;
+        yield Buffer.alloc(65536, 0x20);
+      }
+    }
+    const res = await post({ body: Readable.from(chunks()) })();
+    expect(res.status).toBe(413);
+    expect(res.json).toEqual(TOO_LARGE);
+    expect(sent).toBeLessThan(64 * 1024 * 1024);
+  });
+});
+
+describe('GET /v1/pets/{petId} (deprecated)', () => {
+  const expectDeprecation = (headers: Record<string, unknown>) => {
+    expect(headers.deprecation).toBe('@1767225600'); // 2026-01-01T00:00:00Z
+    expect(headers.sunset).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+    expect(headers.link).toBe('</v1/pets?status=available>; rel="successor-version"');
+  };
+
+  it('returns the pet with deprecation headers', async () => {
+    const res = await call(await start({ seed: 3 }), 'GET', '/v1/pets/2');
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ id: 2, name: 'Bella', categoryId: 2, status: 'pending' });
+    expectDeprecation(res.headers);
+  });
+
+  it.each(['999', '0', '-9223372036854775808', '9223372036854775807'])(
+    'answers 404 with deprecation headers for missing pet %s',
+    async (id) => {
+      const res = await call(await start({ seed: 3 }), 'GET', `/v1/pets/${id}`);
+      expect(res.status).toBe(404);
+      expect(res.json).toEqual(errorBody(404, 'pet_not_found', `no pet with id ${id}`));
+      expectDeprecation(res.headers);
+    },
+  );
+
+  it.each(['abc', '1.5', '9223372036854775808', '-9223372036854775809', '1e3', '%201'])(
+    'answers 400 with deprecation headers for petId %j',
+    async (id) => {
+      const res = await call(await start({ seed: 3 }), 'GET', `/v1/pets/${id}`);
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual(BAD_PET_ID(id));
+      expectDeprecation(res.headers);
+    },
+  );
+
+  it('answers 401 with deprecation headers too', async () => {
+    const res = await call(await start({ seed: 3 }), 'GET', '/v1/pets/1', { auth: null });
+    expect(res.status).toBe(401);
+    expect(res.json).toEqual(UNAUTHORIZED);
+    expectDeprecation(res.headers);
+  });
+});
+
+describe('POST /v1/messages', () => {
+  it('queues a message (201)', async () => {
+    const sandbox = await start();
+    const before = Date.now();
+    const res = await call(sandbox, 'POST', '/v1/messages', {
+      body: '{"message":"hello","extra":1}',
+    });
+    expect(res.status).toBe(201);
+    const message = res.json as Record<string, string>;
+    expect(Object.keys(message)).toEqual(['id', 'message', 'status', 'createdAt']);
+    expect(message.message).toBe('hello');
+    expect(message.status).toBe('queued');
+    expect(message.id).toMatch(/^msg_[0-9a-f]{16}$/);
+    expect(message.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const createdAt = Date.parse(message.createdAt as string);
+    expect(createdAt).toBeGreaterThanOrEqual(before - 1);
+    expect(createdAt).toBeLessThanOrEqual(Date.now());
+    const second = await call(sandbox, 'POST', '/v1/messages', { body: '{"message":"again"}' });
+    expect((second.json as { id: string }).id).not.toBe(message.id);
+  });
+
+  it.each([
+    ['missing message', '{}', 'message: Invalid input: expected string, received undefined'],
+    [
+      'a numeric message',
+      '{"message":42}',
+      'message: Invalid input: expected string, received number',
+    ],
+    [
+      'a null message',
+      '{"message":null}',
+      'message: Invalid input: expected string, received null',
+    ],
+  ])('rejects %s with 400', async (_name, body, message) => {
+    const res = await call(await start(), 'POST', '/v1/messages', { body });
+    expect(res.status).toBe(400);
+    expect(res.json).toEqual(errorBody(400, 'invalid_body', message));
+  });
+
+  it('rejects invalid JSON with 400 and a non-JSON content type with 415', async () => {
+    const sandbox = await start();
+    const bad = await call(sandbox, 'POST', '/v1/messages', { body: '{"message":"hi"' });
+    expect(bad.status).toBe(400);
+    expect(bad.json).toEqual(INVALID_JSON);
+    const text = await call(sandbox, 'POST', '/v1/messages', { body: 'hi', type: 'text/plain' });
+    expect(text.status).toBe(415);
+    expect(text.json).toEqual(UNSUPPORTED);
+  });
+});
+
+describe('GET /v1/store/orders', () => {
+  it('is an empty array without a seed', async () => {
+    const res = await call(await start(), 'GET', '/v1/store/orders');
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual([]);
+  });
+
+  it('lists the seeded orders, which reference seeded pets', async () => {
+    const res = await call(await start({ seed: 5 }), 'GET', '/v1/store/orders');
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual([
+      {
+        id: 1,
+        petId: 1,
+        quantity: 1,
+        status: 'placed',
+        shipDate: '2026-01-05T00:00:00.000Z',
+        complete: false,
+      },
+      {
+        id: 2,
+        petId: 2,
+        quantity: 2,
+        status: 'approved',
+        shipDate: '2026-01-06T00:00:00.000Z',
+        complete: false,
+      },
+      {
+        id: 3,
+        petId: 3,
+        quantity: 3,
+        status: 'delivered',
+        shipDate: '2026-01-07T00:00:00.000Z',
+        complete: true,
+      },
+    ]);
+  });
+});
+
+describe('authentication', () => {
+  const routes: [string, string, string?][] = [
+    ['GET', '/v1/pets'],
+    ['POST', '/v1/pets', '{"name":"Rex","categoryId":1}'],
+    ['GET', '/v1/pets/1'],
+    ['POST', '/v1/messages', '{"message":"hi"}'],
+    ['GET', '/v1/store/orders'],
+  ];
+  const badAuth: (string | null)[] = [
+    null,
+    'Bearer wrong-key',
+    `Bearer ${KEY}x`,
+    `Bearer ${KEY.slice(0, -1)}`,
+    'Bearer',
+    `Basic ${KEY}`,
+    `Basic ${Buffer.from(`user:${KEY}`).toString('base64')}`,
+    KEY,
+  ];
+
+  it.each(routes)('%s %s answers 401 to a missing or wrong key', async (method, urlPath, body) => {
+    const sandbox = await start({ seed: 1 });
+    for (const auth of badAuth) {
+      const res = await call(sandbox, method, urlPath, { auth, ...(body && { body }) });
+      expect(res.status, String(auth)).toBe(401);
+      expect(res.headers['www-authenticate']).toBe('Bearer');
+      expect(res.json).toEqual(UNAUTHORIZED);
+    }
+    // Nothing was created by the refused requests.
+    expect(ids((await call(sandbox, 'GET', '/v1/pets')).json)).toEqual([1]);
+    const good = await call(sandbox, method, urlPath, { ...(body && { body }) });
+    expect(good.status).toBe(method === 'POST' ? 201 : 200);
+  });
+
+  it('accepts the scheme in any case', async () => {
+    const res = await call(await start(), 'GET', '/v1/pets', { auth: `bearer ${KEY}` });
+    expect(res.status).toBe(200);
+  });
+
+  it('checks the key before the method, the content type and the body', async () => {
+    const sandbox = await start();
+    const results = await Promise.all([
+      call(sandbox, 'DELETE', '/v1/pets', { auth: null }),
+      call(sandbox, 'POST', '/v1/pets', { auth: null, body: 'hi', type: 'text/plain' }),
+      call(sandbox, 'POST', '/v1/pets', { auth: null, body: '{' }),
+      call(sandbox, 'POST', '/v1/pets', { auth: null, body: 'x'.repeat(2 * 1024 * 1024) }),
+      call(sandbox, 'GET', '/v1/pets?limit=0', { auth: null }),
+      call(sandbox, 'GET', '/v1/pets/abc', { auth: null }),
+    ]);
+    for (const res of results) expect(res.json).toEqual(UNAUTHORIZED);
+  });
+});
+
+describe('routing', () => {
+  it.each([
+    '/v1/nope',
+    '/',
+    '/pets',
+    '/v1',
+    '/v1/pets/',
+    '/v1/pets/1/extra',
+    '/v1/store',
+    '/v2/pets',
+  ])('answers 404 to unknown path %s, with or without a key', async (urlPath) => {
+    const sandbox = await start();
+    for (const auth of [AUTH, null]) {
+      const res = await call(sandbox, 'GET', urlPath, { auth });
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toBe('application/json');
+      expect(res.json).toEqual(errorBody(404, 'not_found', `no such path: ${urlPath}`));
+    }
+  });
+
+  it('ignores the query string when matching paths', async () => {
+    const res = await call(await start(), 'GET', '/v1/store/orders?x=1');
+    expect(res.status).toBe(200);
+  });
+
+  it.each([
+    ['DELETE', '/v1/pets', 'GET, POST'],
+    ['PUT', '/v1/pets', 'GET, POST'],
+    ['OPTIONS', '/v1/pets', 'GET, POST'],
+    ['HEAD', '/v1/pets/1', 'GET'],
+    ['POST', '/v1/pets/1', 'GET'],
+    ['GET', '/v1/messages', 'POST'],
+    ['POST', '/v1/store/orders', 'GET'],
+  ])('answers 405 to %s %s with Allow: %s', async (method, urlPath, allow) => {
+    const res = await call(await start(), method, urlPath);
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe(allow);
+    // HEAD responses carry no body.
+    if (method !== 'HEAD') {
+      expect(res.json).toEqual(
+        errorBody(405, 'method_not_allowed', `${method} is not allowed on ${urlPath}`),
+      );
+    }
+  });
+
+  it('stays up after every kind of bad request', async () => {
+    const sandbox = await start({ seed: 2 });
+    const bad: [string, string, CallOptions, number][] = [
+      ['GET', '/v1/pets', { auth: null }, 401],
+      ['GET', '/v1/pets?limit=abc', {}, 400],
+      ['GET', '/v1/pets/abc', {}, 400],
+      ['GET', '/v1/pets/99', {}, 404],
+      ['GET', '/nope', {}, 404],
+      ['PATCH', '/v1/pets', {}, 405],
+      ['POST', '/v1/pets', { body: '{"name":' }, 400],
+      ['POST', '/v1/pets', { body: '{"name":1}' }, 400],
+      ['POST', '/v1/pets', { body: 'x', type: 'text/plain' }, 415],
+      ['POST', '/v1/pets', { body: 'x'.repeat(3 * 1024 * 1024) }, 413],
+      ['POST', '/v1/messages', { body: '[]' }, 400],
+    ];
+    for (const [method, urlPath, options, status] of bad) {
+      expect((await call(sandbox, method, urlPath, options)).status).toBe(status);
+    }
+    expect(await rawRequest(sandbox.port, 'NOT HTTP AT ALL\r\n\r\n')).toMatch(
+      /^HTTP\/1\.1 400 Bad Request\r\n[\s\S]*\r\n\r\n\{"code":"bad_request","message":"malformed or incomplete HTTP request","status":400\}$/,
+    );
+    const good = await call(sandbox, 'POST', '/v1/pets', { body: '{"name":"Ok","categoryId":1}' });
+    expect(good.status).toBe(201);
+    expect(ids((await call(sandbox, 'GET', '/v1/pets')).json)).toEqual([1, 2, 3]);
+  });
+});
+
+describe('request log', () => {
+  it('gets one line per request and never the key', async () => {
+    const lines: string[] = [];
+    const sandbox = await start({ log: (line) => lines.push(line), seed: 1 });
+    await call(sandbox, 'GET', '/v1/pets?limit=5');
+    await call(sandbox, 'GET', '/v1/pets/1');
+    await call(sandbox, 'GET', '/v1/pets', { auth: 'Bearer wrong' });
+    await call(sandbox, 'POST', '/v1/pets', { body: '{"name":"A","categoryId":1}' });
+    await call(sandbox, 'GET', `/v1/nope?api_key=${KEY}`);
+    // A client that hangs up in the middle of its body.
+    const cutOff = await rawRequest(
+      sandbox.port,
+      `POST /v1/messages HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"message"',
+    );
+    expect(cutOff).toMatch(/^HTTP\/1\.1 400 /);
+    await sandbox.close();
+    expect(lines).toHaveLength(6);
+    const pattern = /^([A-Z]+) (\S+) (\d{3}|aborted) \d+ms$/;
+    expect(lines.map((line) => pattern.exec(line)?.slice(1))).toEqual([
+      ['GET', '/v1/pets', '200'],
+      ['GET', '/v1/pets/1', '200'],
+      ['GET', '/v1/pets', '401'],
+      ['POST', '/v1/pets', '201'],
+      ['GET', '/v1/nope', '404'],
+      ['POST', '/v1/messages', 'aborted'],
+    ]);
+    for (const line of lines) expect(line).not.toContain(KEY);
+  });
+});
+
+/** Sends raw bytes, half-closes, and returns everything the server answers before closing. */
+function rawRequest(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.end(text));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk) => {
+      answer += chunk;
+    });
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
