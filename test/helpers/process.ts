@@ -1,0 +1,96 @@
+// Runs bin/store.js as a real process, and the sandbox as a real server process, for the
+// end-to-end tests: what a user or a script meets, over real HTTP on loopback.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { tempDir } from './cli.js';
+
+export const BIN = fileURLToPath(new URL('../../bin/store.js', import.meta.url));
+
+export interface ProcessResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A clean environment: no colour hints, no proxies, an empty config folder. */
+export function processEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: tempDir(), STORE_CONFIG_DIR: tempDir(), ...extra };
+}
+
+export async function store(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; stdin?: string; nodeArgs?: string[] } = {},
+): Promise<ProcessResult> {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
+    env: options.env ?? processEnv(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  child.stdin.end(options.stdin ?? '');
+  return collect(child);
+}
+
+export async function collect(child: ChildProcess): Promise<ProcessResult> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
+  return { code, signal, stdout, stderr };
+}
+
+export interface SandboxProcess {
+  url: string;
+  child: ChildProcess;
+  /** Environment that points `store` at this sandbox, like `--profile sandbox` on its port. */
+  env(extra?: Record<string, string>): NodeJS.ProcessEnv;
+  /** Stops it with a signal and returns how it ended. */
+  stop(signal?: NodeJS.Signals): Promise<ProcessResult>;
+}
+
+const running = new Set<ChildProcess>();
+
+export async function startSandbox(args: string[] = []): Promise<SandboxProcess> {
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', ...args], {
+    env: processEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  const result = collect(child);
+  const url = await new Promise<string>((resolve, reject) => {
+    let seen = '';
+    child.stdout.on('data', (chunk) => {
+      seen += chunk;
+      if (seen.includes('\n')) resolve(seen.split('\n')[0] as string);
+    });
+    child.once('close', () => reject(new Error(`sandbox exited early: ${seen}`)));
+  });
+  return {
+    url,
+    child,
+    env: (extra = {}) =>
+      processEnv({
+        STORE_PROFILE: 'sandbox',
+        STORE_BASE_URL: url,
+        STORE_MESSAGES_URL: url,
+        ...extra,
+      }),
+    stop: async (signal = 'SIGTERM') => {
+      child.kill(signal);
+      const ended = await result;
+      running.delete(child);
+      return ended;
+    },
+  };
+}
+
+/** Kills any sandbox a failed test left running. */
+export function killAll(): void {
+  for (const child of running) child.kill('SIGKILL');
+  running.clear();
+}
