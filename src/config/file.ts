@@ -1,6 +1,6 @@
 // config.json: the current profile and the user's profiles (URLs and keys). Read and
 // written through `conf` (atomic writes), loaded only by commands that need it.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -52,6 +52,7 @@ export class ConfigFile {
         cause: error,
       });
     }
+    checkIsObject(path);
     const { default: Conf } = await import('conf');
     try {
       const conf = new Conf({
@@ -96,6 +97,27 @@ export class ConfigFile {
       });
     }
     return data;
+  }
+}
+
+/** conf reads JSON that is not an object (`[]`, `5`) as an empty store and would then
+ * overwrite it; such a file is reported and left alone instead. */
+function checkIsObject(path: string): void {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw unreadable(path, error);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw unreadable(path, error);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new ConfigError(`config file ${path} is invalid: expected a JSON object; fix or remove it`);
   }
 }
 

@@ -71,7 +71,8 @@ export function profileSettings(config: ConfigData, name: string): ProfileSettin
   const baseUrl = stored?.baseUrl ?? builtin?.baseUrl ?? '';
   return {
     baseUrl,
-    messagesUrl: stored?.messagesUrl ?? builtin?.messagesUrl ?? baseUrl,
+    // An overridden base URL carries the messages URL with it unless that is set too.
+    messagesUrl: stored?.messagesUrl ?? (stored?.baseUrl ? baseUrl : builtin?.messagesUrl) ?? baseUrl,
     apiKey: stored?.apiKey ?? builtin?.apiKey,
   };
 }

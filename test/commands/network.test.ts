@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { baseEnv, run } from '../helpers/cli.js';
+import { baseEnv, closedPort, run } from '../helpers/cli.js';
 
 let servers: Server[] = [];
 
@@ -25,14 +25,6 @@ async function listen(handler: Parameters<typeof createServer>[1]): Promise<numb
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return (server.address() as AddressInfo).port;
-}
-
-/** A port that was just free: nothing listens there. */
-async function closedPort(): Promise<number> {
-  const port = await listen(() => {});
-  const server = servers.pop() as Server;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe('network failures', () => {

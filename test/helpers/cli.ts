@@ -1,6 +1,7 @@
 // Runs the CLI in-process, as main() would run in a real process, over in-memory
 // streams with any TTY setting. HTTP goes through nock (see ./http.ts).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -101,4 +102,24 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<Run
     signal: options.signal ?? new AbortController().signal,
   });
   return { code, stdout: out.text, stderr: err.text, prompts };
+}
+
+/** A fresh config folder (not created yet when `nested`), its env, and its config.json path. */
+export function configSetup(extra: Record<string, string | undefined> = {}, nested = false) {
+  const dir = nested ? join(tempDir(), 'nested', 'store') : tempDir();
+  const env = baseEnv({ STORE_CONFIG_DIR: dir, ...extra });
+  return { dir, env, file: join(dir, 'config.json') };
+}
+
+export function readConfig(file: string): unknown {
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+/** A loopback port that was just free: nothing listens there. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

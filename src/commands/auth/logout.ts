@@ -23,7 +23,10 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
     return;
   }
   config.update((data) => {
-    delete data.profiles?.[name]?.apiKey;
+    const profile = data.profiles?.[name];
+    if (!profile) return;
+    delete profile.apiKey;
+    if (Object.keys(profile).length === 0) delete data.profiles?.[name];
   });
   ctx.io.err(`Logged out of profile ${name}\n`);
 }

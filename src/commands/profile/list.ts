@@ -1,9 +1,15 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { profileNames, profileSettings, selectedProfileName } from '../../config/profiles.js';
+import {
+  BUILTIN_PROFILES,
+  profileNames,
+  profileSettings,
+  selectedProfileName,
+  storedProfile,
+} from '../../config/profiles.js';
 import type { Context } from '../../context.js';
 import { type Column, renderRows } from '../../render/output.js';
-import { action, type ContextFactory } from '../action.js';
+import { type ContextFactory, action } from '../action.js';
 import { examples } from '../flags.js';
 
 /** What `profile list` shows of a profile: never the key itself. */
@@ -12,7 +18,13 @@ export interface ProfileRow {
   baseUrl: string;
   messagesUrl: string;
   current: boolean;
+  /** Whether a key is stored in the config for this profile. */
   hasKey: boolean;
+}
+
+function keyLabel(row: ProfileRow): string {
+  if (row.hasKey) return 'stored';
+  return BUILTIN_PROFILES[row.name]?.apiKey ? 'built-in' : 'none';
 }
 
 const COLUMNS: Column<ProfileRow>[] = [
@@ -20,7 +32,7 @@ const COLUMNS: Column<ProfileRow>[] = [
   { header: 'NAME', value: (p) => p.name },
   { header: 'BASE URL', value: (p) => p.baseUrl },
   { header: 'MESSAGES URL', value: (p) => p.messagesUrl },
-  { header: 'KEY', value: (p) => (p.hasKey ? 'yes' : 'no') },
+  { header: 'KEY', value: keyLabel },
 ];
 
 const Flags = z.object({});
@@ -43,7 +55,7 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
       baseUrl: settings.baseUrl,
       messagesUrl: settings.messagesUrl,
       current: name === current,
-      hasKey: settings.apiKey !== undefined,
+      hasKey: storedProfile(data, name)?.apiKey !== undefined,
     };
   });
   renderRows(ctx.io, rows, COLUMNS, ctx.options);

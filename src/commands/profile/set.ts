@@ -43,16 +43,16 @@ export function register(profile: Command, context: ContextFactory): void {
 }
 
 export async function run(opts: SetOptions, ctx: Context): Promise<void> {
-  // Every URL is checked before anything is written.
   const urls = [
     ['--base-url', opts.baseUrl],
     ['--messages-url', opts.messagesUrl],
   ] as const;
+  const warnings: string[] = [];
   for (const [flag, value] of urls) {
     if (value === undefined) continue;
     const url = parseBaseUrl(value, flag);
     if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-      ctx.warn(
+      warnings.push(
         `warning: ${flag} uses plain http:// to a host that is not loopback; store will refuse to send the API key there`,
       );
     }
@@ -62,6 +62,7 @@ export async function run(opts: SetOptions, ctx: Context): Promise<void> {
   if (!exists && opts.baseUrl === undefined) {
     throw new FlagError(`--base-url is required to create profile "${opts.name}"`);
   }
+  for (const warning of warnings) ctx.warn(warning);
   config.update((data) => {
     data.profiles ??= {};
     const profile = { ...data.profiles[opts.name] };

@@ -1,0 +1,228 @@
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { baseEnv, configSetup as setup, readConfig, run } from '../helpers/cli.js';
+import { api, KEY, unexpected } from '../helpers/http.js';
+
+const COMMANDS: [string, string[]][] = [
+  ['profile list', ['profile', 'list']],
+  ['pets list', ['pets', 'list']],
+  ['auth status', ['auth', 'status']],
+  ['auth token', ['auth', 'token']],
+  ['auth logout', ['auth', 'logout']],
+  ['profile use staging', ['profile', 'use', 'staging']],
+  [
+    'profile set x --base-url https://x.example/v1',
+    ['profile', 'set', 'x', '--base-url', 'https://x.example/v1'],
+  ],
+  ['profile remove eu', ['profile', 'remove', 'eu']],
+];
+
+describe('a config file that is not valid JSON', () => {
+  it.each(COMMANDS)(
+    'makes `store %s` exit 1 naming the file, and leaves it as it was',
+    async (_name, argv) => {
+      const { env, file } = setup({ STORE_API_KEY: KEY });
+      const bytes = '{"currentProfile": "eu", "profiles": {"eu": {"baseUrl": "https://eu.exa';
+      writeFileSync(file, bytes);
+      const result = await run(argv, { env });
+      expect(result).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `error: config file ${file} is not valid JSON (Unterminated string in JSON at position 71 (line 1 column 72)); fix or remove it\n`,
+        prompts: [],
+      });
+      expect(readFileSync(file, 'utf8')).toBe(bytes);
+      expect(unexpected).toEqual([]);
+    },
+  );
+
+  it('fails auth login after the key was accepted without overwriting the file', async () => {
+    const { env, file } = setup();
+    writeFileSync(file, 'not json');
+    const result = await run(['auth', 'login', '--with-key', '--no-verify'], {
+      env,
+      stdin: 'new-key-0123456789\n',
+    });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: config file ${file} is not valid JSON (Unexpected token 'o', "not json" is not valid JSON); fix or remove it\n`,
+      prompts: [],
+    });
+    expect(readFileSync(file, 'utf8')).toBe('not json');
+  });
+
+  it('reports an empty file as not valid JSON', async () => {
+    const { env, file } = setup();
+    writeFileSync(file, '');
+    const result = await run(['profile', 'set', 'x', '--base-url', 'https://x.example/v1'], {
+      env,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `error: config file ${file} is not valid JSON (Unexpected end of JSON input); fix or remove it\n`,
+    );
+    expect(readFileSync(file, 'utf8')).toBe('');
+  });
+
+  it('reports it as one JSON line under --json', async () => {
+    const { env, file } = setup();
+    writeFileSync(file, '{');
+    const result = await run(['profile', 'list', '--json'], { env });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `${JSON.stringify({
+        error: {
+          code: 'config_error',
+          message: `config file ${file} is not valid JSON (Expected property name or '}' in JSON at position 1 (line 1 column 2)); fix or remove it`,
+          status: null,
+        },
+      })}\n`,
+      prompts: [],
+    });
+  });
+});
+
+describe('a config file of the wrong shape', () => {
+  it.each([
+    ['{"profiles": 5}', 'profiles: Invalid input: expected record, received number'],
+    ['{"currentProfile": 3}', 'currentProfile: Invalid input: expected string, received number'],
+    [
+      '{"profiles": {"eu": "https://eu.example.org/v1"}}',
+      'profiles.eu: Invalid input: expected object, received string',
+    ],
+    [
+      '{"profiles": {"eu": {"apiKey": 1234}}}',
+      'profiles.eu.apiKey: Invalid input: expected string, received number',
+    ],
+  ])('%s: exits 1 naming the file, and is not overwritten', async (bytes, where) => {
+    const { env, file } = setup({ STORE_API_KEY: KEY });
+    writeFileSync(file, bytes);
+    const [at, ...rest] = where.split(': ');
+    const stderr = `error: config file ${file} is invalid at ${at}: ${rest.join(': ')}; fix or remove it\n`;
+    for (const argv of [
+      ['profile', 'list'],
+      ['pets', 'list'],
+      ['profile', 'set', 'x', '--base-url', 'https://x.example/v1'],
+    ]) {
+      const result = await run(argv, { env });
+      expect(result).toEqual({ code: 1, stdout: '', stderr, prompts: [] });
+      expect(readFileSync(file, 'utf8')).toBe(bytes);
+    }
+    expect(unexpected).toEqual([]);
+  });
+
+  // JSON that is not an object at all: conf reads it as an empty store, so unless the CLI
+  // checks, `profile set` replaces the user's file without a word.
+  it.each([['[]'], ['null'], ['"production"'], ['5'], ['[{"profiles": {}}]']])(
+    '%s: exits 1 naming the file, and is not overwritten',
+    async (bytes) => {
+      const { env, file } = setup();
+      writeFileSync(file, bytes);
+      const list = await run(['profile', 'list'], { env });
+      const set = await run(['profile', 'set', 'x', '--base-url', 'https://x.example/v1'], {
+        env,
+      });
+      // One assertion, so a failure shows every difference at once.
+      expect({
+        listCode: list.code,
+        listStdout: list.stdout,
+        listNamesFile: list.stderr.startsWith(`error: config file ${file} `),
+        setCode: set.code,
+        fileAfterSet: readFileSync(file, 'utf8'),
+      }).toEqual({
+        listCode: 1,
+        listStdout: '',
+        listNamesFile: true,
+        setCode: 1,
+        fileAfterSet: bytes,
+      });
+    },
+  );
+});
+
+describe('a config file written by hand', () => {
+  const HAND_WRITTEN = `{
+  "currentProfile": "eu",
+  "editor": "vim",
+  "profiles": {
+    "eu": {
+      "baseUrl": "https://eu.example.org/v1",
+      "apiKey": "${KEY}",
+      "note": "mine"
+    }
+  }
+}
+`;
+
+  it('is read: its current user profile, URL and key are used', async () => {
+    const { env, file } = setup();
+    writeFileSync(file, HAND_WRITTEN);
+    const list = await run(['profile', 'list'], { env });
+    expect(list).toEqual({
+      code: 0,
+      stdout:
+        'CURRENT\tNAME\tBASE URL\tMESSAGES URL\tKEY\n' +
+        '\tproduction\thttps://api.animal-store.example/v1\thttps://api.animal-store.example/v1\tnone\n' +
+        '\tstaging\thttps://staging.api.animal-store.example/v1\thttps://staging.api.animal-store.example/v1\tnone\n' +
+        '\tsandbox\thttp://127.0.0.1:4010/v1\thttp://127.0.0.1:4010/v1\tbuilt-in\n' +
+        '*\teu\thttps://eu.example.org/v1\thttps://eu.example.org/v1\tstored\n',
+      stderr: '',
+      prompts: [],
+    });
+    const scope = api('https://eu.example.org', KEY).get('/v1/pets').reply(200, '[]');
+    const pets = await run(['pets', 'list'], { env });
+    expect(scope.isDone()).toBe(true);
+    expect(pets).toEqual({
+      code: 0,
+      stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n',
+      stderr: '',
+      prompts: [],
+    });
+    // Reading never rewrites the file.
+    expect(readFileSync(file, 'utf8')).toBe(HAND_WRITTEN);
+  });
+
+  it('keeps the fields the CLI does not know when it writes the file', async () => {
+    const { env, file } = setup();
+    writeFileSync(file, HAND_WRITTEN);
+    const result = await run(
+      ['profile', 'set', 'eu', '--messages-url', 'https://msg.example.org/v1'],
+      {
+        env,
+      },
+    );
+    expect(result).toEqual({ code: 0, stdout: '', stderr: 'Updated profile eu\n', prompts: [] });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toStrictEqual({
+      currentProfile: 'eu',
+      editor: 'vim',
+      profiles: {
+        eu: {
+          baseUrl: 'https://eu.example.org/v1',
+          apiKey: KEY,
+          note: 'mine',
+          messagesUrl: 'https://msg.example.org/v1',
+        },
+      },
+    });
+  });
+
+  it('is not created by commands that only read it', async () => {
+    const { env, file } = setup({ STORE_API_KEY: KEY });
+    api().get('/v1/pets').reply(200, '[]');
+    expect((await run(['pets', 'list'], { env })).code).toBe(0);
+    expect((await run(['profile', 'list'], { env })).code).toBe(0);
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('is rewritten with mode 0600 even when it was readable by others', async () => {
+    const { env, file } = setup();
+    writeFileSync(file, HAND_WRITTEN);
+    chmodSync(file, 0o644);
+    expect((await run(['profile', 'use', 'staging'], { env })).code).toBe(0);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ currentProfile: 'staging' });
+  });
+});
