@@ -117,7 +117,9 @@ function checkIsObject(path: string): void {
     throw unreadable(path, error);
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw new ConfigError(`config file ${path} is invalid: expected a JSON object; fix or remove it`);
+    throw new ConfigError(
+      `config file ${path} is invalid: expected a JSON object; fix or remove it`,
+    );
   }
 }
 

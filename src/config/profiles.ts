@@ -72,7 +72,8 @@ export function profileSettings(config: ConfigData, name: string): ProfileSettin
   return {
     baseUrl,
     // An overridden base URL carries the messages URL with it unless that is set too.
-    messagesUrl: stored?.messagesUrl ?? (stored?.baseUrl ? baseUrl : builtin?.messagesUrl) ?? baseUrl,
+    messagesUrl:
+      stored?.messagesUrl ?? (stored?.baseUrl ? baseUrl : builtin?.messagesUrl) ?? baseUrl,
     apiKey: stored?.apiKey ?? builtin?.apiKey,
   };
 }

@@ -1,17 +1,8 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
-import {
-  baseEnv,
-  closedPort,
-  configSetup as setup,
-  readConfig,
-  run,
-  tempDir,
-  testIO,
-} from '../helpers/cli.js';
+import { closedPort, readConfig, run, configSetup as setup, testIO } from '../helpers/cli.js';
 import { API, api, KEY, STAGING, unexpected } from '../helpers/http.js';
 
 const NEW_KEY = 'new-key-0123456789';

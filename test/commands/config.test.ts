@@ -1,7 +1,6 @@
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { baseEnv, configSetup as setup, readConfig, run } from '../helpers/cli.js';
+import { run, configSetup as setup } from '../helpers/cli.js';
 import { api, KEY, unexpected } from '../helpers/http.js';
 
 const COMMANDS: [string, string[]][] = [

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { baseEnv, configSetup as setup, readConfig, run } from '../helpers/cli.js';
+import { readConfig, run, configSetup as setup } from '../helpers/cli.js';
 import { API, api, KEY, STAGING, unexpected } from '../helpers/http.js';
 
 const PROD_URL = `${API}/v1`;
@@ -359,7 +358,10 @@ describe('store profile set', () => {
     await run(['profile', 'set', 'staging', '--base-url', 'https://stg2.example.org/v1'], { env });
     const scope = api('https://stg2.example.org')
       .post('/v1/messages', '{"message":"hi"}')
-      .reply(201, '{"id":"m1","message":"hi","status":"queued","createdAt":"2026-01-01T00:00:00Z"}');
+      .reply(
+        201,
+        '{"id":"m1","message":"hi","status":"queued","createdAt":"2026-01-01T00:00:00Z"}',
+      );
     const sent = await run(['-p', 'staging', 'messages', 'send', 'hi'], { env });
     expect(scope.isDone()).toBe(true);
     expect(sent.code).toBe(0);
@@ -375,9 +377,12 @@ describe('store profile set', () => {
 
   it('warns about nothing when it refuses the change', async () => {
     const { env, file } = setup();
-    const result = await run(['profile', 'set', 'new', '--messages-url', 'http://msg.example.org/v1'], {
-      env,
-    });
+    const result = await run(
+      ['profile', 'set', 'new', '--messages-url', 'http://msg.example.org/v1'],
+      {
+        env,
+      },
+    );
     expect(result).toEqual({
       code: 2,
       stdout: '',

@@ -9,7 +9,7 @@ import {
 } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
 import { type Column, renderRows } from '../../render/output.js';
-import { type ContextFactory, action } from '../action.js';
+import { action, type ContextFactory } from '../action.js';
 import { examples } from '../flags.js';
 
 /** What `profile list` shows of a profile: never the key itself. */
