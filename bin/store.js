@@ -13,5 +13,10 @@ if (major < 22 || (major === 22 && minor < 19)) {
     // The compile cache lets later starts skip parsing the bundle's code.
     .then((mod) => mod.enableCompileCache())
     .then(() => import('../dist/main.js'))
-    .then((main) => main.cli());
+    .then((main) => main.cli())
+    .catch((error) => {
+      // Only reached when the program cannot load (e.g. dist/ not built): one line, no stack.
+      process.stderr.write(`store: cannot start: ${error.message} (run \`npm run build\`?)\n`);
+      process.exitCode = 1;
+    });
 }

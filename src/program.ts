@@ -7,6 +7,7 @@ import * as authLogin from './commands/auth/login.js';
 import * as authLogout from './commands/auth/logout.js';
 import * as authStatus from './commands/auth/status.js';
 import * as authToken from './commands/auth/token.js';
+import { examples } from './commands/flags.js';
 import * as messagesSend from './commands/messages/send.js';
 import * as ordersList from './commands/orders/list.js';
 import * as petsAdd from './commands/pets/add.js';
@@ -26,20 +27,44 @@ export function version(): string {
 
 type Registrar = { register(parent: Command, context: ContextFactory): void };
 
-const NOUNS: [name: string, description: string, verbs: Registrar[]][] = [
-  ['pets', 'List, add and look up animals', [petsList, petsAdd, petsGet]],
-  ['messages', 'Send messages', [messagesSend]],
-  ['orders', 'List store orders', [ordersList]],
-  [
-    'auth',
-    'Log in, log out, and show the key in use',
-    [authLogin, authLogout, authStatus, authToken],
-  ],
-  [
-    'profile',
-    'Manage profiles (production, staging, sandbox, your own)',
-    [profileList, profileUse, profileSet, profileRemove],
-  ],
+interface Noun {
+  name: string;
+  description: string;
+  verbs: Registrar[];
+  examples: string[];
+}
+
+const NOUNS: Noun[] = [
+  {
+    name: 'pets',
+    description: 'List, add and look up animals',
+    verbs: [petsList, petsAdd, petsGet],
+    examples: ['store pets list --status available', 'store pets add --name Rex --category-id 1'],
+  },
+  {
+    name: 'messages',
+    description: 'Send messages',
+    verbs: [messagesSend],
+    examples: ['store messages send "Restock done"'],
+  },
+  {
+    name: 'orders',
+    description: 'List store orders',
+    verbs: [ordersList],
+    examples: ['store orders list --json'],
+  },
+  {
+    name: 'auth',
+    description: 'Log in, log out, and show the key in use',
+    verbs: [authLogin, authLogout, authStatus, authToken],
+    examples: ['store auth login', 'store auth status'],
+  },
+  {
+    name: 'profile',
+    description: 'Manage profiles (production, staging, sandbox, your own)',
+    verbs: [profileList, profileUse, profileSet, profileRemove],
+    examples: ['store profile list', 'store profile use staging'],
+  },
 ];
 
 export function buildProgram(io: IOStreams, context: ContextFactory): Command {
@@ -67,8 +92,19 @@ export function buildProgram(io: IOStreams, context: ContextFactory): Command {
     .showSuggestionAfterError(true)
     .configureHelp({ showGlobalOptions: true });
 
-  for (const [name, description, verbs] of NOUNS) {
-    const noun = program.command(name).description(description);
+  program.addHelpText(
+    'after',
+    examples(
+      'store pets list',
+      'store --profile staging pets list --json',
+      'store sandbox --seed 20',
+    ),
+  );
+  for (const { name, description, verbs, examples: lines } of NOUNS) {
+    const noun = program
+      .command(name)
+      .description(description)
+      .addHelpText('after', examples(...lines));
     for (const verb of verbs) verb.register(noun, context);
   }
   sandbox.register(program, context);

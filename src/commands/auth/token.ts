@@ -14,6 +14,7 @@ export function register(auth: Command, context: ContextFactory): void {
     .addHelpText(
       'after',
       examples(
+        'store auth token',
         'curl -H "Authorization: Bearer $(store auth token)" https://api.animal-store.example/v1/pets',
       ),
     )
