@@ -74,7 +74,7 @@ export function createContext(
     api: async (overrides = {}) => {
       const resolved = await ctx.profile();
       // Loaded on first use: commands that never call the API do not pay for the HTTP stack.
-      const { ApiClient } = await import('./api/client.js');
+      const { ApiClient, DEFAULT_RETRIES, DEFAULT_RETRY_BASE_MS } = await import('./api/client.js');
       const client = new ApiClient({
         baseUrl: resolved.baseUrl,
         messagesUrl: resolved.messagesUrl,
@@ -84,6 +84,8 @@ export function createContext(
         signal,
         trace: options.debug ? (line) => io.err(`${line}\n`) : undefined,
         warn,
+        retries: DEFAULT_RETRIES,
+        retryBaseMs: DEFAULT_RETRY_BASE_MS,
       });
       // So nobody hits staging or production by accident, say which profile is in use.
       if (!announced && resolved.name !== DEFAULT_PROFILE && io.stderrIsTTY) {

@@ -2,6 +2,7 @@
 // URL and key checks, Authorization, time limit, int64-safe JSON, Error bodies,
 // deprecation headers, --debug traces. Commands call the typed functions beside this file.
 import { STATUS_CODES } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
 import type { z } from 'zod';
 import { maskKey } from '../config/profiles.js';
@@ -20,6 +21,21 @@ import { checkKeyTarget, isLoopbackHost, parseBaseUrl } from './urls.js';
 
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
+/** GETs are retried on these: the server did not do the work, or asks to come back later. */
+const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+export const DEFAULT_RETRIES = 2;
+export const DEFAULT_RETRY_BASE_MS = 250;
+/** The longest Retry-After honoured; a server asking for more gets this. */
+export const RETRY_AFTER_CAP_MS = 10_000;
+
+type Headers = Record<string, string | string[] | undefined>;
+
+interface Exchange {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
 export interface ApiClientOptions {
   baseUrl: string;
   messagesUrl: string;
@@ -31,6 +47,10 @@ export interface ApiClientOptions {
   trace?: (line: string) => void;
   /** Receives warning lines (deprecation headers). */
   warn: (line: string) => void;
+  /** Further attempts after a retryable failure (see isRetryableFailure, RETRY_STATUSES). */
+  retries: number;
+  /** First backoff delay; it doubles with each retry, with jitter. */
+  retryBaseMs: number;
 }
 
 export interface SendOptions<S extends z.ZodType> {
@@ -84,7 +104,7 @@ export class ApiClient {
     const base = opts.base === 'messages' ? this.messagesUrl : this.baseUrl;
     const url = joinUrl(base, opts.path, opts.query);
     checkKeyTarget(url);
-    const { trace, timeoutMs, signal } = this.options;
+    const { trace } = this.options;
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.options.apiKey}`,
       accept: 'application/json',
@@ -98,14 +118,46 @@ export class ApiClient {
     trace?.(`> Authorization: Bearer ${maskKey(this.options.apiKey)}`);
     if (body !== undefined) trace?.(`> ${body}`);
 
+    for (let attempt = 0; ; attempt += 1) {
+      const retriesLeft = attempt < this.options.retries;
+      let exchange: Exchange;
+      try {
+        exchange = await this.exchange(opts.method, url, headers, body);
+      } catch (error) {
+        if (!retriesLeft || !isRetryableFailure(error, opts.method)) throw error;
+        await this.pause(
+          backoffMs(attempt, this.options.retryBaseMs),
+          `${(error as Error).message}`,
+        );
+        continue;
+      }
+      this.warnIfDeprecated(opts.method, opts.path, exchange.headers);
+      // Only a GET is retried on a status: the server has seen a POST, which must not run twice.
+      if (retriesLeft && opts.method === 'GET' && RETRY_STATUSES.has(exchange.status)) {
+        const wait = retryAfterMs(exchange.headers['retry-after']);
+        await this.pause(
+          wait ?? backoffMs(attempt, this.options.retryBaseMs),
+          `HTTP ${exchange.status}`,
+        );
+        continue;
+      }
+      return this.interpret(exchange, opts.schema);
+    }
+  }
+
+  /** One request and its whole (capped) body, within the per-attempt time limit. */
+  private async exchange(
+    method: string,
+    url: URL,
+    headers: Record<string, string>,
+    body: string | undefined,
+  ): Promise<Exchange> {
+    const { trace, timeoutMs, signal } = this.options;
     const timeout = AbortSignal.timeout(timeoutMs);
     const started = performance.now();
-    let status = 0;
-    let text: string;
-    let responseHeaders: Record<string, string | string[] | undefined>;
     try {
       const response = await request(url, {
-        method: opts.method,
+        method,
         headers,
         body,
         dispatcher: this.dispatcherFor(url),
@@ -113,9 +165,12 @@ export class ApiClient {
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
-      status = response.statusCode;
-      responseHeaders = response.headers;
-      text = await readCapped(response.body);
+      const text = await readCapped(response.body);
+      const { statusCode: status } = response;
+      trace?.(
+        `< ${status} ${STATUS_CODES[status] ?? ''} (${Math.round(performance.now() - started)} ms)`,
+      );
+      return { status, headers: response.headers, text };
     } catch (error) {
       if (signal?.aborted) throw new CancelledError();
       if (timeout.aborted || isTimeout(error)) {
@@ -130,14 +185,23 @@ export class ApiClient {
         cause: error,
       });
     }
-    trace?.(
-      `< ${status} ${STATUS_CODES[status] ?? ''} (${Math.round(performance.now() - started)} ms)`,
-    );
-    this.warnIfDeprecated(opts.method, opts.path, responseHeaders);
+  }
 
-    if (status >= 200 && status < 300) return this.decode(text, status, opts.schema);
+  /** Waits before the next attempt; Ctrl-C ends the wait (exit 130). */
+  private async pause(ms: number, why: string): Promise<void> {
+    this.options.trace?.(`! ${why}; retrying in ${Math.round(ms)} ms`);
+    try {
+      await sleep(ms, undefined, { signal: this.options.signal });
+    } catch {
+      throw new CancelledError();
+    }
+  }
+
+  private interpret<S extends z.ZodType>(exchange: Exchange, schema: S): z.output<S> {
+    const { status, headers, text } = exchange;
+    if (status >= 200 && status < 300) return this.decode(text, status, schema);
     if (status >= 300 && status < 400) {
-      const location = headerValue(responseHeaders.location);
+      const location = headerValue(headers.location);
       throw new ResponseError(
         `the server answered with a redirect (HTTP ${status}${location ? ` to ${location}` : ''}); redirects are not followed`,
         status,
@@ -186,11 +250,7 @@ export class ApiClient {
     return new ApiError(`the server answered ${phrase}`, `http_${status}`, status);
   }
 
-  private warnIfDeprecated(
-    method: string,
-    path: string,
-    headers: Record<string, string | string[] | undefined>,
-  ): void {
+  private warnIfDeprecated(method: string, path: string, headers: Headers): void {
     const deprecation = headerValue(headers.deprecation);
     const sunset = headerValue(headers.sunset);
     if (deprecation === undefined && sunset === undefined) return;
@@ -199,6 +259,35 @@ export class ApiClient {
       `warning: the API marks ${method} ${path} as deprecated${when ? `; it will be removed on ${when}` : ''}`,
     );
   }
+}
+
+/** Exponential backoff with jitter: half the delay fixed, half random. */
+function backoffMs(attempt: number, baseMs: number): number {
+  const delay = baseMs * 2 ** attempt;
+  return delay / 2 + Math.random() * (delay / 2);
+}
+
+/** Retry-After in seconds or as an HTTP-date, capped; undefined when absent or unreadable. */
+export function retryAfterMs(
+  value: string | string[] | undefined,
+  now = Date.now(),
+): number | undefined {
+  const text = headerValue(value)?.trim();
+  if (!text) return undefined;
+  const ms = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text) - now;
+  if (Number.isNaN(ms)) return undefined;
+  return Math.min(Math.max(ms, 0), RETRY_AFTER_CAP_MS);
+}
+
+/** Connections that failed before the server could act: refused (any method); reset or
+ * closed mid-exchange (GET only: a POST may have reached the server). Never a timeout. */
+function isRetryableFailure(error: unknown, method: string): boolean {
+  if (!(error instanceof NetworkError) || error.code !== 'network_error') return false;
+  const code = errorCode(error.cause);
+  if (code === 'ECONNREFUSED') return true;
+  return (
+    method === 'GET' && (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE')
+  );
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -129,9 +129,11 @@ describe('store pets list', () => {
     [409, 'conflict', 3],
     [429, 'rate_limited', 7],
     [500, 'internal', 7],
-  ])('maps an Error body with HTTP %i to exit %i', async (status, code, exit) => {
+  ])('maps an Error body with HTTP %i (%s) to exit %i', async (status, code, exit) => {
+    // 429 is retried twice first (3 attempts); the others are answered at once.
     api()
       .get('/v1/pets')
+      .times(status === 429 ? 3 : 1)
       .reply(status, { code, message: `it failed (${status})`, status });
     const result = await run(['pets', 'list'], { env: env() });
     expect(result).toEqual({
@@ -165,7 +167,11 @@ describe('store pets list', () => {
   ])(
     'explains HTTP %i with a body that is not an Error body',
     async (status, body, message, exit) => {
-      api().get('/v1/pets').reply(status, body);
+      // 502 and 503 are retried twice first: three attempts in all.
+      api()
+        .get('/v1/pets')
+        .times(status === 400 ? 1 : 3)
+        .reply(status, body);
       const result = await run(['pets', 'list'], { env: env() });
       expect(result).toEqual({
         code: exit,

@@ -1,0 +1,219 @@
+// The HTTP layer under faults, against a real loopback server that scripts each answer.
+import { describe, expect, it } from 'vitest';
+import { retryAfterMs } from '../../src/api/client.js';
+import { baseEnv, closedPort, run } from '../helpers/cli.js';
+import { faultServer, reply } from '../helpers/fault-server.js';
+
+const KEY = 'fault-key-9876';
+const PETS = '[{"id":1,"name":"Rex","categoryId":1}]';
+const PET = '{"id":1,"name":"Rex","categoryId":1}';
+const TSV = 'ID\tNAME\tCATEGORY\tSTATUS\n1\tRex\t1\t\n';
+
+const envFor = (url: string, extra: Record<string, string> = {}) =>
+  baseEnv({ STORE_API_KEY: KEY, STORE_BASE_URL: url, ...extra });
+
+const ADD = ['pets', 'add', '--name', 'Rex', '--category-id', '1'];
+
+describe('retries', () => {
+  it('retries a GET after 503 and succeeds', async () => {
+    const server = await faultServer((_req, res, n) =>
+      n === 1
+        ? reply(res, 503, '{"code":"busy","message":"busy","status":503}')
+        : reply(res, 200, PETS),
+    );
+    const result = await run(['pets', 'list'], { env: envFor(server.url) });
+    expect(result).toEqual({ code: 0, stdout: TSV, stderr: '', prompts: [] });
+    expect(server.seen.map((r) => `${r.method} ${r.url} ${r.authorization}`)).toEqual([
+      `GET /v1/pets Bearer ${KEY}`,
+      `GET /v1/pets Bearer ${KEY}`,
+    ]);
+  });
+
+  it('waits as long as Retry-After asks after a 429', async () => {
+    const server = await faultServer((_req, res, n) =>
+      n === 1 ? reply(res, 429, '', { 'retry-after': '1' }) : reply(res, 200, PETS),
+    );
+    const result = await run(['pets', 'list'], { env: envFor(server.url) });
+    expect(result.code).toBe(0);
+    expect(server.seen).toHaveLength(2);
+    const [first, second] = server.seen;
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(950);
+  });
+
+  it.each([
+    [
+      503,
+      '{"code":"maintenance","message":"down for maintenance","status":503}',
+      'error: down for maintenance (maintenance, HTTP 503)\n',
+    ],
+    [
+      502,
+      '<html><h1>502 Bad Gateway</h1></html>',
+      'error: the server answered bad gateway (http_502, HTTP 502)\n',
+    ],
+    [504, '', 'error: the server answered gateway timeout (http_504, HTTP 504)\n'],
+  ])(
+    'gives up on a GET after two retries of HTTP %i: exit 7, three requests',
+    async (status, body, stderr) => {
+      const server = await faultServer((_req, res) => reply(res, status, body));
+      const result = await run(['pets', 'list'], { env: envFor(server.url) });
+      expect(result).toEqual({ code: 7, stdout: '', stderr, prompts: [] });
+      expect(server.seen).toHaveLength(3);
+    },
+  );
+
+  it('does not retry HTTP 500', async () => {
+    const server = await faultServer((_req, res) =>
+      reply(res, 500, '{"code":"internal","message":"boom","status":500}'),
+    );
+    const result = await run(['pets', 'list'], { env: envFor(server.url) });
+    expect(result).toEqual({
+      code: 7,
+      stdout: '',
+      stderr: 'error: boom (internal, HTTP 500)\n',
+      prompts: [],
+    });
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('retries a GET whose connection is reset, then reports exit 6', async () => {
+    const server = await faultServer((req) => req.socket.destroy());
+    const result = await run(['pets', 'list', '--json'], { env: envFor(server.url) });
+    expect(result.code).toBe(6);
+    expect(result.stdout).toBe('');
+    expect(JSON.parse(result.stderr)).toEqual({
+      error: {
+        code: 'network_error',
+        message: `cannot reach ${server.origin.slice(7)}: connection closed unexpectedly`,
+        status: null,
+      },
+    });
+    expect(server.seen).toHaveLength(3);
+  });
+
+  it('never retries a POST the server received: reset, 503 and 429 each give one request', async () => {
+    for (const fault of ['reset', 503, 429] as const) {
+      const server = await faultServer((req, res) =>
+        fault === 'reset' ? req.socket.destroy() : reply(res, fault, '', { 'retry-after': '0' }),
+      );
+      const result = await run(ADD, { env: envFor(server.url) });
+      expect(result.code).toBe(fault === 'reset' ? 6 : 7);
+      expect(result.stdout).toBe('');
+      expect(server.seen.map((r) => `${r.method} ${r.body}`)).toEqual([
+        'POST {"name":"Rex","categoryId":1}',
+      ]);
+    }
+  });
+
+  it('retries a POST whose connection was refused outright (nothing was sent)', async () => {
+    const port = await closedPort();
+    const result = await run([...ADD, '--debug'], { env: envFor(`http://127.0.0.1:${port}/v1`) });
+    expect(result.code).toBe(6);
+    expect(result.stdout).toBe('');
+    const retries = result.stderr.split('\n').filter((line) => line.includes('retrying in'));
+    expect(retries).toHaveLength(2);
+    expect(retries[0]).toMatch(
+      new RegExp(
+        `^! cannot reach 127\\.0\\.0\\.1:${port}: connection refused; retrying in \\d+ ms$`,
+      ),
+    );
+  });
+
+  it('does not retry after a timeout', async () => {
+    const server = await faultServer(() => {}); // never answers
+    const result = await run(['pets', 'list', '--timeout', '0.3'], { env: envFor(server.url) });
+    expect(result).toEqual({
+      code: 6,
+      stdout: '',
+      stderr: `error: request to ${server.origin.slice(7)} timed out after 0.3s\n`,
+      prompts: [],
+    });
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('exits 130 when interrupted while waiting to retry', async () => {
+    const server = await faultServer((_req, res) => reply(res, 503, '', { 'retry-after': '10' }));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const started = performance.now();
+    const result = await run(['pets', 'list'], {
+      env: envFor(server.url),
+      signal: controller.signal,
+    });
+    expect(result).toEqual({ code: 130, stdout: '', stderr: '', prompts: [] });
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(server.seen).toHaveLength(1);
+  });
+});
+
+describe('Retry-After', () => {
+  const now = Date.parse('2026-11-22T10:00:00Z');
+  it.each([
+    ['3', 3000],
+    [' 0 ', 0],
+    ['Sun, 22 Nov 2026 10:00:04 GMT', 4000],
+    ['Sun, 22 Nov 2026 09:00:00 GMT', 0],
+    ['3600', 10_000],
+    ['soon', undefined],
+    ['', undefined],
+  ])('reads %j as %s ms (capped at 10 s)', (header, ms) => {
+    expect(retryAfterMs(header, now)).toBe(ms);
+  });
+
+  it('is absent without the header', () => {
+    expect(retryAfterMs(undefined, now)).toBeUndefined();
+  });
+});
+
+describe('bad responses', () => {
+  it('reports truncated JSON as exit 1 without retrying', async () => {
+    const server = await faultServer((_req, res) => reply(res, 200, '[{"id":1,"na'));
+    const result = await run(['pets', 'list'], { env: envFor(server.url) });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: the server sent a response that is not JSON (HTTP 200)\n',
+      prompts: [],
+    });
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('does not follow a redirect to another port, which never receives the key', async () => {
+    const other = await faultServer((_req, res) => reply(res, 200, PETS));
+    const server = await faultServer((_req, res) =>
+      reply(res, 307, '', { location: `${other.origin}/v1/pets` }),
+    );
+    const result = await run(['pets', 'list'], { env: envFor(server.url) });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: the server answered with a redirect (HTTP 307 to ${other.origin}/v1/pets); redirects are not followed\n`,
+      prompts: [],
+    });
+    expect(server.seen).toHaveLength(1);
+    expect(other.seen).toEqual([]);
+  });
+
+  it('warns on Deprecation and Sunset headers and still succeeds', async () => {
+    const server = await faultServer((_req, res) =>
+      reply(res, 200, PET, { deprecation: '@1767225600', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' }),
+    );
+    const result = await run(['pets', 'get', '1', '--json'], { env: envFor(server.url) });
+    expect(result).toEqual({
+      code: 0,
+      stdout: `${PET}\n`,
+      stderr:
+        "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; use 'store pets list --status <status>' instead\n" +
+        'warning: the API marks GET /pets/1 as deprecated; it will be removed on 2030-12-05\n',
+      prompts: [],
+    });
+  });
+
+  it('names the Sunset value as sent when it is not a date', async () => {
+    const server = await faultServer((_req, res) => reply(res, 200, PETS, { sunset: 'next year' }));
+    const result = await run(['pets', 'list'], { env: envFor(server.url) });
+    expect(result.stderr).toBe(
+      'warning: the API marks GET /pets as deprecated; it will be removed on next year\n',
+    );
+  });
+});
