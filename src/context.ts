@@ -64,7 +64,10 @@ export function createContext(
     options,
     signal,
     config: () => {
-      config ??= ConfigFile.open(configDir(env));
+      config ??= ConfigFile.open(configDir(env)).then((file) => {
+        for (const line of file.warnings) warn(line);
+        return file;
+      });
       return config;
     },
     profile: () => {

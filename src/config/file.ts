@@ -1,6 +1,6 @@
 // config.json: the current profile and the user's profiles (URLs and keys). Read and
 // written through `conf` (atomic writes), loaded only by commands that need it.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -40,6 +40,8 @@ export class ConfigFile {
   private constructor(
     private readonly conf: ConfStore,
     readonly path: string,
+    /** Problems worth a warning line, such as a file other users can read. */
+    readonly warnings: string[],
   ) {}
 
   static async open(dir: string): Promise<ConfigFile> {
@@ -62,7 +64,7 @@ export class ConfigFile {
         accessPropertiesByDotNotation: false,
         clearInvalidConfig: false,
       });
-      return new ConfigFile(conf, path);
+      return new ConfigFile(conf, path, exposure(path));
     } catch (error) {
       throw unreadable(path, error);
     }
@@ -98,6 +100,22 @@ export class ConfigFile {
     }
     return data;
   }
+}
+
+/** The file holds API keys: say so when group or others may read it (conf keeps the mode
+ * of an existing file until it writes it again). */
+function exposure(path: string): string[] {
+  let mode: number;
+  try {
+    mode = statSync(path).mode & 0o777;
+  } catch {
+    return [];
+  }
+  if ((mode & 0o077) === 0) return [];
+  const octal = mode.toString(8).padStart(4, '0');
+  return [
+    `warning: config file ${path} can be read by other users (mode ${octal}); run: chmod 600 ${path}`,
+  ];
 }
 
 /** conf reads JSON that is not an object (`[]`, `5`) as an empty store and would then
