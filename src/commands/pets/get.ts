@@ -27,7 +27,9 @@ export function register(pets: Command, context: ContextFactory): void {
 }
 
 export async function run(opts: GetOptions, ctx: Context): Promise<void> {
+  // After the profile and key are settled, so a usage error stays a single line.
+  const api = await ctx.api();
   ctx.warn(DEPRECATION_WARNING);
-  const pet = await getPet(await ctx.api(), opts.petId);
+  const pet = await getPet(api, opts.petId);
   renderItem(ctx.io, pet, PET_COLUMNS, ctx.options);
 }
