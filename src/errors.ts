@@ -52,9 +52,19 @@ export class ApiError extends CliError {
 
 /** The service could not be reached or did not answer in time. */
 export class NetworkError extends CliError {
-  constructor(message: string, code = 'network_error', options?: ErrorOptions) {
+  constructor(
+    message: string,
+    code = 'network_error',
+    options?: ErrorOptions & {
+      /** No connection could be made at all (refused, no such host): later requests would fail too. */
+      unreachable?: boolean;
+    },
+  ) {
     super(message, ExitCode.network, code, null, options);
+    this.unreachable = options?.unreachable ?? false;
   }
+
+  readonly unreachable: boolean;
 }
 
 /** A response the client cannot use: wrong shape, redirect, too large. */

@@ -183,6 +183,7 @@ export class ApiClient {
       if (error instanceof CliError) throw error;
       throw new NetworkError(`cannot reach ${url.host}: ${networkReason(error)}`, 'network_error', {
         cause: error,
+        unreachable: UNREACHABLE_CODES.has(errorCode(error) ?? ''),
       });
     }
   }
@@ -336,6 +337,14 @@ function errorCode(error: unknown): string | undefined {
 function isTimeout(error: unknown): boolean {
   return TIMEOUT_CODES.has(errorCode(error) ?? '');
 }
+
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 
 const NETWORK_REASONS: Record<string, string> = {
   ECONNREFUSED: 'connection refused',

@@ -1,8 +1,15 @@
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
-import { closedPort, readConfig, run, configSetup as setup, testIO } from '../helpers/cli.js';
+import {
+  closedPort,
+  readConfig,
+  run,
+  configSetup as setup,
+  testIO,
+  writeConfigFile,
+} from '../helpers/cli.js';
 import { API, api, KEY, STAGING, unexpected } from '../helpers/http.js';
 
 const NEW_KEY = 'new-key-0123456789';
@@ -28,7 +35,7 @@ describe('store auth login', () => {
 
   it('keeps the other settings of the profile and of the config when it saves the key', async () => {
     const { env, file } = setup();
-    writeFileSync(
+    writeConfigFile(
       file,
       JSON.stringify({
         currentProfile: 'eu',
@@ -82,7 +89,7 @@ describe('store auth login', () => {
   it('leaves an existing config byte for byte as it was when the key is rejected', async () => {
     const { env, file } = setup();
     const before = '{"profiles":{"production":{"apiKey":"old-key-99998888"}}}';
-    writeFileSync(file, before);
+    writeConfigFile(file, before);
     api(API, NEW_KEY)
       .get('/v1/pets')
       .query({ limit: '1' })
@@ -250,7 +257,7 @@ describe('store auth login', () => {
 describe('store auth logout', () => {
   it('forgets the stored key and keeps everything else', async () => {
     const { env, file } = setup();
-    writeFileSync(
+    writeConfigFile(
       file,
       JSON.stringify({
         currentProfile: 'eu',
@@ -278,7 +285,10 @@ describe('store auth logout', () => {
 
   it('forgets the key of the profile given with -p', async () => {
     const { env, file } = setup();
-    writeFileSync(file, JSON.stringify({ profiles: { staging: { apiKey: 'stg-key-12345678' } } }));
+    writeConfigFile(
+      file,
+      JSON.stringify({ profiles: { staging: { apiKey: 'stg-key-12345678' } } }),
+    );
     const result = await run(['-p', 'staging', 'auth', 'logout'], { env });
     expect(result).toEqual({
       code: 0,
@@ -304,7 +314,7 @@ describe('store auth logout', () => {
 
 describe('store auth status', () => {
   const storedKey = (file: string, key = KEY) =>
-    writeFileSync(file, JSON.stringify({ profiles: { production: { apiKey: key } } }));
+    writeConfigFile(file, JSON.stringify({ profiles: { production: { apiKey: key } } }));
 
   it('checks a stored key with one GET /pets?limit=1 and prints tab-separated rows', async () => {
     const { env, file } = setup();
@@ -420,7 +430,7 @@ describe('store auth token', () => {
 
   it('prints the stored key of the profile in use', async () => {
     const { env, file } = setup();
-    writeFileSync(
+    writeConfigFile(
       file,
       JSON.stringify({
         profiles: { production: { apiKey: 'prod-key-12345678' }, staging: { apiKey: KEY } },

@@ -1,6 +1,6 @@
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { run, configSetup as setup } from '../helpers/cli.js';
+import { run, configSetup as setup, writeConfigFile } from '../helpers/cli.js';
 import { api, KEY, unexpected } from '../helpers/http.js';
 
 const COMMANDS: [string, string[]][] = [
@@ -23,7 +23,7 @@ describe('a config file that is not valid JSON', () => {
     async (_name, argv) => {
       const { env, file } = setup({ STORE_API_KEY: KEY });
       const bytes = '{"currentProfile": "eu", "profiles": {"eu": {"baseUrl": "https://eu.exa';
-      writeFileSync(file, bytes);
+      writeConfigFile(file, bytes);
       const result = await run(argv, { env });
       expect(result).toEqual({
         code: 1,
@@ -38,7 +38,7 @@ describe('a config file that is not valid JSON', () => {
 
   it('fails auth login after the key was accepted without overwriting the file', async () => {
     const { env, file } = setup();
-    writeFileSync(file, 'not json');
+    writeConfigFile(file, 'not json');
     const result = await run(['auth', 'login', '--with-key', '--no-verify'], {
       env,
       stdin: 'new-key-0123456789\n',
@@ -54,7 +54,7 @@ describe('a config file that is not valid JSON', () => {
 
   it('reports an empty file as not valid JSON', async () => {
     const { env, file } = setup();
-    writeFileSync(file, '');
+    writeConfigFile(file, '');
     const result = await run(['profile', 'set', 'x', '--base-url', 'https://x.example/v1'], {
       env,
     });
@@ -67,7 +67,7 @@ describe('a config file that is not valid JSON', () => {
 
   it('reports it as one JSON line under --json', async () => {
     const { env, file } = setup();
-    writeFileSync(file, '{');
+    writeConfigFile(file, '{');
     const result = await run(['profile', 'list', '--json'], { env });
     expect(result).toEqual({
       code: 1,
@@ -98,7 +98,7 @@ describe('a config file of the wrong shape', () => {
     ],
   ])('%s: exits 1 naming the file, and is not overwritten', async (bytes, where) => {
     const { env, file } = setup({ STORE_API_KEY: KEY });
-    writeFileSync(file, bytes);
+    writeConfigFile(file, bytes);
     const [at, ...rest] = where.split(': ');
     const stderr = `error: config file ${file} is invalid at ${at}: ${rest.join(': ')}; fix or remove it\n`;
     for (const argv of [
@@ -119,7 +119,7 @@ describe('a config file of the wrong shape', () => {
     '%s: exits 1 naming the file, and is not overwritten',
     async (bytes) => {
       const { env, file } = setup();
-      writeFileSync(file, bytes);
+      writeConfigFile(file, bytes);
       const list = await run(['profile', 'list'], { env });
       const set = await run(['profile', 'set', 'x', '--base-url', 'https://x.example/v1'], {
         env,
@@ -158,7 +158,7 @@ describe('a config file written by hand', () => {
 
   it('is read: its current user profile, URL and key are used', async () => {
     const { env, file } = setup();
-    writeFileSync(file, HAND_WRITTEN);
+    writeConfigFile(file, HAND_WRITTEN);
     const list = await run(['profile', 'list'], { env });
     expect(list).toEqual({
       code: 0,
@@ -186,7 +186,7 @@ describe('a config file written by hand', () => {
 
   it('keeps the fields the CLI does not know when it writes the file', async () => {
     const { env, file } = setup();
-    writeFileSync(file, HAND_WRITTEN);
+    writeConfigFile(file, HAND_WRITTEN);
     const result = await run(
       ['profile', 'set', 'eu', '--messages-url', 'https://msg.example.org/v1'],
       {
@@ -218,7 +218,7 @@ describe('a config file written by hand', () => {
 
   it('is rewritten with mode 0600 even when it was readable by others', async () => {
     const { env, file } = setup();
-    writeFileSync(file, HAND_WRITTEN);
+    writeConfigFile(file, HAND_WRITTEN);
     chmodSync(file, 0o644);
     expect((await run(['profile', 'use', 'staging'], { env })).code).toBe(0);
     expect(statSync(file).mode & 0o777).toBe(0o600);

@@ -1,6 +1,6 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readConfig, run, configSetup as setup } from '../helpers/cli.js';
+import { readConfig, run, configSetup as setup, writeConfigFile } from '../helpers/cli.js';
 import { API, api, KEY, STAGING, unexpected } from '../helpers/http.js';
 
 const PROD_URL = `${API}/v1`;
@@ -10,7 +10,7 @@ const STORED_KEY = 'stored-secret-key-5678';
 
 function writeConfig(file: string, data: unknown): string {
   const text = JSON.stringify(data);
-  writeFileSync(file, text);
+  writeConfigFile(file, text);
   return text;
 }
 

@@ -1,6 +1,6 @@
 // Runs the CLI in-process, as main() would run in a real process, over in-memory
 // streams with any TTY setting. HTTP goes through nock (see ./http.ts).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -122,4 +122,9 @@ export async function closedPort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/** Writes config.json as the CLI would (0600): a readable file gets a warning on stderr. */
+export function writeConfigFile(file: string, text: string): void {
+  writeFileSync(file, text, { mode: 0o600 });
 }

@@ -146,6 +146,42 @@ describe('retries', () => {
   });
 });
 
+describe('pets add --file when the server goes away', () => {
+  it('reports the rest as not sent once the server cannot be reached, instead of retrying each', async () => {
+    const port = await closedPort();
+    const result = await run(['pets', 'add', '--file', '-', '--json'], {
+      env: envFor(`http://127.0.0.1:${port}/v1`),
+      stdin: '{"name":"A","categoryId":1}\n{"name":"B","categoryId":1}\n{"name":"C"}\n',
+    });
+    const refused = `cannot reach 127.0.0.1:${port}: connection refused`;
+    expect(result).toEqual({
+      code: 6,
+      stdout:
+        `{"input":1,"error":{"code":"network_error","message":"${refused}","status":null}}\n` +
+        `{"input":2,"error":{"code":"not_sent","message":"not sent: input 1 could not reach the server (${refused})","status":null}}\n` +
+        '{"input":3,"error":{"code":"invalid_input","message":"categoryId: must be an integer in the int64 range","status":null}}\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it('goes on after a reset: each animal is still tried once', async () => {
+    const server = await faultServer((req, res, n) =>
+      n === 1 ? req.socket.destroy() : reply(res, 201, `{"id":${n},"name":"B","categoryId":1}`),
+    );
+    const result = await run(['pets', 'add', '--file', '-', '--json'], {
+      env: envFor(server.url),
+      stdin: '{"name":"A","categoryId":1}\n{"name":"B","categoryId":1}\n',
+    });
+    expect(result.code).toBe(6);
+    expect(result.stdout.split('\n')[1]).toBe('{"id":2,"name":"B","categoryId":1}');
+    expect(server.seen.map((r) => r.body)).toEqual([
+      '{"name":"A","categoryId":1}',
+      '{"name":"B","categoryId":1}',
+    ]);
+  });
+});
+
 describe('Retry-After', () => {
   const now = Date.parse('2026-11-22T10:00:00Z');
   it.each([

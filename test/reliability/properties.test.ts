@@ -135,7 +135,9 @@ describe('parsing what users type', () => {
         expect(result.stderr).not.toMatch(/\n\s+at /);
         if (result.code === 2) {
           // One line (`error: …`, or its JSON form under --json), or the help of an incomplete command.
-          expect(result.stderr).toMatch(/^(error: [^\n]*\n|\{"error":[^\n]*\}\n|Usage: store [\s\S]*)$/);
+          expect(result.stderr).toMatch(
+            /^(error: [^\n]*\n|\{"error":[^\n]*\}\n|Usage: store [\s\S]*)$/,
+          );
           expect(requests).toEqual([]);
           return;
         }

@@ -9,6 +9,7 @@ import {
   describeError,
   ExitCode,
   FlagError,
+  NetworkError,
   SilentExit,
   toReport,
 } from '../../errors.js';
@@ -120,17 +121,28 @@ function invalidInput(issues: z.core.$ZodIssue[]): CliError {
   return new CliError(message.join('; '), ExitCode.rejected, 'invalid_input');
 }
 
-/** Sends one POST per object, in order; reports every object, fails with the first failure. */
+/** Sends one POST per object, in order; reports every object, fails with the first failure.
+ * Once the server cannot be reached at all, the rest are reported as not sent rather than
+ * each waiting out its own retries. */
 async function addAll(inputs: unknown[], ctx: Context): Promise<void> {
   const api = await ctx.api();
   const created: Pet[] = [];
   let firstFailure: CliError | undefined;
+  let unreachable: { at: number; error: NetworkError } | undefined;
   let failures = 0;
   for (const [index, input] of inputs.entries()) {
     const n = index + 1;
     let failure: CliError;
     const check = NewPet.safeParse(input);
-    if (check.success) {
+    if (!check.success) {
+      failure = invalidInput(check.error.issues);
+    } else if (unreachable) {
+      failure = new CliError(
+        `not sent: input ${unreachable.at} could not reach the server (${unreachable.error.message})`,
+        ExitCode.network,
+        'not_sent',
+      );
+    } else {
       try {
         const pet = await createPet(api, input as NewPet);
         if (ctx.options.json) writeJsonLine(ctx.io, pet);
@@ -138,10 +150,9 @@ async function addAll(inputs: unknown[], ctx: Context): Promise<void> {
         continue;
       } catch (error) {
         if (error instanceof CancelledError || !(error instanceof CliError)) throw error;
+        if (error instanceof NetworkError && error.unreachable) unreachable = { at: n, error };
         failure = error;
       }
-    } else {
-      failure = invalidInput(check.error.issues);
     }
     firstFailure ??= failure;
     failures += 1;
