@@ -1,0 +1,85 @@
+// Output and signals as a shell meets them: real processes, real pipes, real servers.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/cli.js';
+import { faultServer, reply } from '../helpers/fault-server.js';
+import { BIN, collect, killAll, processEnv, startSandbox } from '../helpers/process.js';
+
+afterEach(killAll);
+
+// Reads stdin a little at a time with pauses, then prints how many bytes and their hash.
+const SLOW_READER = `
+const hash = require('node:crypto').createHash('sha256');
+let bytes = 0;
+process.stdin.on('data', (chunk) => {
+  hash.update(chunk);
+  bytes += chunk.length;
+  process.stdin.pause();
+  setTimeout(() => process.stdin.resume(), 2);
+});
+process.stdin.on('end', () => console.log(bytes + ' ' + hash.digest('hex')));
+`;
+
+describe('output to a pipe', () => {
+  it('delivers a 20 MB --json result whole to a slow reader', async () => {
+    const data = join(tempDir(), 'big.json');
+    const name = 'x'.repeat(200_000);
+    const pets = Array.from({ length: 100 }, (_, i) => ({
+      id: i + 1,
+      name: `${i}${name}`,
+      categoryId: 1,
+    }));
+    writeFileSync(data, JSON.stringify({ pets, messages: [], orders: [] }));
+    const sandbox = await startSandbox(['--data', data]);
+    const direct = await request(`${sandbox.url}/pets?limit=100`, {
+      headers: { authorization: 'Bearer sandbox' },
+    });
+    const expected = Buffer.from(`${await direct.body.text()}\n`);
+    expect(expected.length).toBeGreaterThan(20_000_000);
+
+    const script = `"${process.execPath}" "${BIN}" pets list --limit 100 --json | "${process.execPath}" -e "$READER"`;
+    const child = spawn('bash', ['-o', 'pipefail', '-c', script], {
+      env: { ...sandbox.env(), READER: SLOW_READER },
+    });
+    const result = await collect(child);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      `${expected.length} ${createHash('sha256').update(expected).digest('hex')}\n`,
+    );
+  });
+});
+
+describe('signals and secrets', () => {
+  it('exits 130 on Ctrl-C (SIGINT) with a request in flight, with no stack trace', async () => {
+    const server = await faultServer(() => {}); // never answers
+    const child = spawn(process.execPath, [BIN, 'pets', 'list'], {
+      env: processEnv({ STORE_API_KEY: 'k-1234', STORE_BASE_URL: server.url }),
+    });
+    const ended = collect(child);
+    while (server.seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill('SIGINT');
+    expect(await ended).toEqual({ code: 130, signal: null, stdout: '', stderr: '' });
+  });
+
+  it('never shows the key, not even in a --debug stack trace', async () => {
+    const key = 'super-secret-key-0000';
+    const server = await faultServer((_req, res) =>
+      reply(res, 401, '{"code":"unauthorized","message":"bad key","status":401}'),
+    );
+    const child = spawn(process.execPath, [BIN, 'pets', 'list', '--debug'], {
+      env: processEnv({ STORE_API_KEY: key, STORE_BASE_URL: server.url }),
+    });
+    const result = await collect(child);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('> Authorization: Bearer ****0000\n');
+    expect(result.stderr).toContain('error: bad key (unauthorized, HTTP 401)\n');
+    expect(result.stderr).toMatch(/\n\s+at /); // the stack is there under --debug…
+    expect(result.stderr).not.toContain(key); // …and the key is not
+    expect(server.seen[0]?.authorization).toBe(`Bearer ${key}`);
+  });
+});
