@@ -30,8 +30,9 @@ export interface Context {
   config(): Promise<ConfigFile>;
   /** The selected profile with environment overrides applied. */
   profile(): Promise<ResolvedProfile>;
-  /** A client for the selected profile; `apiKey` replaces the resolved key (auth login). */
-  api(overrides?: { apiKey?: string }): Promise<ApiClient>;
+  /** A client for the selected profile; `apiKey` replaces the resolved key (auth login);
+   * `interruptible: false` lets requests in flight finish after Ctrl-C (bulk add). */
+  api(overrides?: { apiKey?: string; interruptible?: boolean }): Promise<ApiClient>;
   warn(line: string): void;
 }
 
@@ -84,7 +85,7 @@ export function createContext(
         apiKey: overrides.apiKey ?? resolved.apiKey ?? '',
         timeoutMs: options.timeoutMs,
         env,
-        signal,
+        signal: overrides.interruptible === false ? undefined : signal,
         trace: options.debug ? (line) => io.err(`${line}\n`) : undefined,
         warn,
         retries: DEFAULT_RETRIES,

@@ -41,6 +41,35 @@ export function writeJsonLine(io: IOStreams, data: unknown): void {
   io.out(`${stringifyJson(data)}\n`);
 }
 
+export interface RowWriter<T> {
+  write(row: T): void;
+  end(): void;
+}
+
+/** Rows as they come: tab-separated lines go out at once (a long import streams); a terminal
+ * table is drawn at the end, since its column widths depend on every row. */
+export function rowWriter<T>(io: IOStreams, columns: readonly Column<T>[]): RowWriter<T> {
+  const chalk = chalkFor(io.colorOut);
+  const cellsOf = (row: T) =>
+    columns.map((column) => {
+      const text = sanitize(cellText(column.value(row)));
+      return io.colorOut && column.color ? column.color(text, chalk) : text;
+    });
+  if (!io.stdoutIsTTY) {
+    io.out(`${columns.map((c) => c.header).join('\t')}\n`);
+    return { write: (row) => io.out(`${cellsOf(row).join('\t')}\n`), end: () => {} };
+  }
+  const table = new Table({
+    head: columns.map((c) => chalk.bold(c.header)),
+    chars: BORDERLESS,
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
+  });
+  return {
+    write: (row) => table.push(cellsOf(row)),
+    end: () => io.out(`${table.toString().replace(/ +$/gm, '')}\n`),
+  };
+}
+
 export function renderRows<T>(
   io: IOStreams,
   rows: readonly T[],
@@ -52,25 +81,9 @@ export function renderRows<T>(
     writeJson(io, jsonData);
     return;
   }
-  const chalk = chalkFor(io.colorOut);
-  const cells = rows.map((row) =>
-    columns.map((column) => {
-      const text = sanitize(cellText(column.value(row)));
-      return io.colorOut && column.color ? column.color(text, chalk) : text;
-    }),
-  );
-  if (!io.stdoutIsTTY) {
-    const lines = [columns.map((c) => c.header), ...cells].map((line) => `${line.join('\t')}\n`);
-    io.out(lines.join(''));
-    return;
-  }
-  const table = new Table({
-    head: columns.map((c) => chalk.bold(c.header)),
-    chars: BORDERLESS,
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
-  });
-  table.push(...cells);
-  io.out(`${table.toString().replace(/ +$/gm, '')}\n`);
+  const writer = rowWriter(io, columns);
+  for (const row of rows) writer.write(row);
+  writer.end();
 }
 
 /** A single object shown as one row of the same columns (JSON: the object itself). */

@@ -193,16 +193,78 @@ describe('store pets add --file', () => {
     });
   });
 
+  it('reads a pretty-printed JSON object whole', async () => {
+    const scope = api()
+      .post('/v1/pets', '{"name":"Rex","categoryId":1}')
+      .reply(201, created(1, 'Rex', 1));
+    const result = await run(['pets', 'add', '--file', '-', '--json'], {
+      env: env(),
+      stdin: '{\n  "name": "Rex",\n  "categoryId": 1\n}\n',
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 0,
+      stdout: `${created(1, 'Rex', 1)}\n`,
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it('sends good NDJSON lines and reports a broken later line as that input’s failure (exit 3)', async () => {
+    const scope = api()
+      .post('/v1/pets', '{"name":"A","categoryId":1}')
+      .reply(201, created(1, 'A', 1))
+      .post('/v1/pets', '{"name":"C","categoryId":3}')
+      .reply(201, created(3, 'C', 3));
+    const result = await run(['pets', 'add', '--file', '-', '--json'], {
+      env: env(),
+      stdin: '{"name":"A","categoryId":1}\n{"name":\n{"name":"C","categoryId":3}\n',
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 3,
+      stdout:
+        `${created(1, 'A', 1)}\n` +
+        '{"input":2,"error":{"code":"invalid_json","message":"line 2 is not valid JSON","status":null}}\n' +
+        `${created(3, 'C', 3)}\n`,
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it.each([
+    [['--concurrency', '0'], '--concurrency must be an integer from 1 to 64 (got "0")'],
+    [['--concurrency', '65'], '--concurrency must be an integer from 1 to 64 (got "65")'],
+  ])('rejects %j with exit 2', async (flags, message) => {
+    const result = await run(['pets', 'add', '--file', '-', ...flags], { env: env(), stdin: '{}' });
+    expect(result).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\n`, prompts: [] });
+  });
+
+  it('takes --concurrency only with --file', async () => {
+    const result = await run(
+      ['pets', 'add', '--name', 'A', '--category-id', '1', '--concurrency', '2'],
+      {
+        env: env(),
+      },
+    );
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: --concurrency goes with --file\n',
+      prompts: [],
+    });
+  });
+
   it.each([
     [
       'text that is not JSON',
-      'hello world\n',
-      '--file: line 1 is not valid JSON (expected a JSON object, a JSON array or NDJSON); nothing was sent',
+      'hello world\n{"name":"A","categoryId":1}\n',
+      '--file is not JSON or NDJSON (expected a JSON object, a JSON array or NDJSON); nothing was sent',
     ],
     [
-      'NDJSON with one broken line',
-      '{"name":"A","categoryId":1}\n{"name":\n',
-      '--file: line 2 is not valid JSON (expected a JSON object, a JSON array or NDJSON); nothing was sent',
+      'a JSON array cut short',
+      '[{"name":"A","categoryId":1},\n{"name":"B"',
+      '--file is not JSON or NDJSON (expected a JSON object, a JSON array or NDJSON); nothing was sent',
     ],
     ['an empty file', '  \n', '--file is empty: expected a JSON object, a JSON array or NDJSON'],
   ])('rejects %s with exit 2 before sending anything', async (_what, text, message) => {

@@ -149,7 +149,7 @@ describe('retries', () => {
 describe('pets add --file when the server goes away', () => {
   it('reports the rest as not sent once the server cannot be reached, instead of retrying each', async () => {
     const port = await closedPort();
-    const result = await run(['pets', 'add', '--file', '-', '--json'], {
+    const result = await run(['pets', 'add', '--file', '-', '--json', '--concurrency', '1'], {
       env: envFor(`http://127.0.0.1:${port}/v1`),
       stdin: '{"name":"A","categoryId":1}\n{"name":"B","categoryId":1}\n{"name":"C"}\n',
     });
@@ -169,7 +169,7 @@ describe('pets add --file when the server goes away', () => {
     const server = await faultServer((req, res, n) =>
       n === 1 ? req.socket.destroy() : reply(res, 201, `{"id":${n},"name":"B","categoryId":1}`),
     );
-    const result = await run(['pets', 'add', '--file', '-', '--json'], {
+    const result = await run(['pets', 'add', '--file', '-', '--json', '--concurrency', '1'], {
       env: envFor(server.url),
       stdin: '{"name":"A","categoryId":1}\n{"name":"B","categoryId":1}\n',
     });
