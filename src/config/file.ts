@@ -31,14 +31,11 @@ export function configDir(env: Env, platform: NodeJS.Platform = process.platform
   return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'store');
 }
 
-interface ConfStore {
-  store: Record<string, unknown>;
-  readonly path: string;
-}
-
 export class ConfigFile {
+  private data: ConfigData | undefined;
+
   private constructor(
-    private readonly conf: ConfStore,
+    private readonly dir: string,
     readonly path: string,
     /** Problems worth a warning line, such as a file other users can read. */
     readonly warnings: string[],
@@ -46,36 +43,32 @@ export class ConfigFile {
 
   static async open(dir: string): Promise<ConfigFile> {
     const path = join(dir, 'config.json');
-    try {
-      // 0700: the folder holds API keys.
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-    } catch (error) {
-      throw new ConfigError(`cannot create config folder ${dir}: ${reason(error)}`, {
-        cause: error,
-      });
-    }
-    checkIsObject(path);
-    const { default: Conf } = await import('conf');
-    try {
-      const conf = new Conf({
-        cwd: dir,
-        configName: 'config',
-        configFileMode: 0o600,
-        accessPropertiesByDotNotation: false,
-        clearInvalidConfig: false,
-      });
-      return new ConfigFile(conf, path, exposure(path));
-    } catch (error) {
-      throw unreadable(path, error);
-    }
+    const file = new ConfigFile(dir, path, exposure(path));
+    file.read(); // a broken file is reported by every command that uses the config
+    return file;
   }
 
+  /** Read with node:fs and JSON.parse: commands that only read never load `conf`. */
   read(): ConfigData {
+    if (this.data) return this.data;
+    let text: string;
+    try {
+      text = readFileSync(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw unreadable(this.path, error);
+      text = '{}';
+    }
     let raw: unknown;
     try {
-      raw = this.conf.store;
+      raw = JSON.parse(text.replace(/^\uFEFF/, ''));
     } catch (error) {
       throw unreadable(this.path, error);
+    }
+    // conf would read [] or 5 as an empty store and then overwrite it: refuse instead.
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+      throw new ConfigError(
+        `config file ${this.path} is invalid: expected a JSON object; fix or remove it`,
+      );
     }
     const parsed = ConfigSchema.safeParse(raw);
     if (!parsed.success) {
@@ -84,26 +77,38 @@ export class ConfigFile {
         `config file ${this.path} is invalid at ${issue?.path.join('.') || 'top level'}: ${issue?.message}; fix or remove it`,
       );
     }
-    return parsed.data;
+    this.data = parsed.data;
+    return this.data;
   }
 
-  /** Reads, changes and writes the whole file (atomically, through conf). */
-  update(change: (data: ConfigData) => void): ConfigData {
+  /** Changes and writes the whole file through `conf`: atomic (temp file and rename), 0600 in
+   * a 0700 folder whatever the umask. */
+  async update(change: (data: ConfigData) => void): Promise<ConfigData> {
     const data = structuredClone(this.read());
     change(data);
     try {
-      this.conf.store = data;
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      const { default: Conf } = await import('conf');
+      const conf = new Conf({
+        cwd: this.dir,
+        configName: 'config',
+        configFileMode: 0o600,
+        accessPropertiesByDotNotation: false,
+        clearInvalidConfig: false,
+      });
+      conf.store = data;
     } catch (error) {
       throw new ConfigError(`cannot write config file ${this.path}: ${reason(error)}`, {
         cause: error,
       });
     }
+    this.data = data;
     return data;
   }
 }
 
-/** The file holds API keys: say so when group or others may read it (conf keeps the mode
- * of an existing file until it writes it again). */
+/** The file holds API keys: say so when group or others may read it (the mode of an existing
+ * file is kept until it is written again). */
 function exposure(path: string): string[] {
   let mode: number;
   try {
@@ -116,29 +121,6 @@ function exposure(path: string): string[] {
   return [
     `warning: config file ${path} can be read by other users (mode ${octal}); run: chmod 600 ${path}`,
   ];
-}
-
-/** conf reads JSON that is not an object (`[]`, `5`) as an empty store and would then
- * overwrite it; such a file is reported and left alone instead. */
-function checkIsObject(path: string): void {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw unreadable(path, error);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (error) {
-    throw unreadable(path, error);
-  }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw new ConfigError(
-      `config file ${path} is invalid: expected a JSON object; fix or remove it`,
-    );
-  }
 }
 
 function reason(error: unknown): string {

@@ -57,7 +57,7 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
     }
   }
   const config = await ctx.config();
-  config.update((data) => {
+  await config.update((data) => {
     data.profiles ??= {};
     data.profiles[profile.name] = { ...data.profiles[profile.name], apiKey: key };
   });

@@ -22,7 +22,7 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
     ctx.io.err(`No key was stored for profile ${name}\n`);
     return;
   }
-  config.update((data) => {
+  await config.update((data) => {
     const profile = data.profiles?.[name];
     if (!profile) return;
     delete profile.apiKey;

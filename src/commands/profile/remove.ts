@@ -31,7 +31,7 @@ export async function run(opts: RemoveOptions, ctx: Context): Promise<void> {
   if (storedProfile(config.read(), opts.name) === undefined) {
     throw new FlagError(`unknown profile "${opts.name}"`);
   }
-  config.update((data) => {
+  await config.update((data) => {
     delete data.profiles?.[opts.name];
     if (data.currentProfile === opts.name) delete data.currentProfile;
   });

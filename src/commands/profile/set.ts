@@ -63,7 +63,7 @@ export async function run(opts: SetOptions, ctx: Context): Promise<void> {
     throw new FlagError(`--base-url is required to create profile "${opts.name}"`);
   }
   for (const warning of warnings) ctx.warn(warning);
-  config.update((data) => {
+  await config.update((data) => {
     data.profiles ??= {};
     const profile = { ...data.profiles[opts.name] };
     if (opts.baseUrl !== undefined) profile.baseUrl = opts.baseUrl;

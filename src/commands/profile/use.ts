@@ -29,7 +29,7 @@ export async function run(opts: UseOptions, ctx: Context): Promise<void> {
       `unknown profile "${opts.name}"; known profiles: ${profileNames(data).join(', ')}`,
     );
   }
-  config.update((next) => {
+  await config.update((next) => {
     next.currentProfile = opts.name;
   });
   ctx.io.err(`Now using profile ${opts.name}\n`);
