@@ -7,7 +7,9 @@ import * as authLogin from './commands/auth/login.js';
 import * as authLogout from './commands/auth/logout.js';
 import * as authStatus from './commands/auth/status.js';
 import * as authToken from './commands/auth/token.js';
+import * as completion from './commands/completion.js';
 import { examples } from './commands/flags.js';
+import * as help from './commands/help/help.js';
 import * as messagesSend from './commands/messages/send.js';
 import * as ordersList from './commands/orders/list.js';
 import * as petsAdd from './commands/pets/add.js';
@@ -108,5 +110,7 @@ export function buildProgram(io: IOStreams, context: ContextFactory): Command {
     for (const verb of verbs) verb.register(noun, context);
   }
   sandbox.register(program, context);
+  completion.register(program, context);
+  help.register(program, context);
   return program;
 }

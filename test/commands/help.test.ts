@@ -4,7 +4,10 @@ import { buildProgram } from '../../src/program.js';
 import { run, testIO } from '../helpers/cli.js';
 
 function commandPaths(command: Command, prefix: string[] = []): string[][] {
-  return command.commands
+  // As --help lists them: hidden commands (`__complete`) left out.
+  return command
+    .createHelp()
+    .visibleCommands(command)
     .filter((sub) => sub.name() !== 'help')
     .flatMap((sub) => {
       const path = [...prefix, sub.name()];
@@ -41,6 +44,7 @@ describe('help', () => {
       'profile set',
       'profile remove',
       'sandbox',
+      'completion',
     ]);
   });
 

@@ -1,0 +1,76 @@
+// `store help [topic | command...]`: commander's help command, plus the help topics and a
+// "did you mean" for a name that is neither.
+import type { Command } from 'commander';
+import { z } from 'zod';
+import type { Context } from '../../context.js';
+import { FlagError } from '../../errors.js';
+import { action, type ContextFactory } from '../action.js';
+import { examples } from '../flags.js';
+import { closest } from './suggest.js';
+import { HELP_TOPIC_NAMES, HELP_TOPICS } from './topics.js';
+
+export interface HelpOptions {
+  name: string[];
+}
+
+const Flags = z.object({ name: z.array(z.string()) });
+
+export function register(program: Command, context: ContextFactory): void {
+  // Replaces commander's implicit `help [command]` of the program; `store pets help` stays.
+  program.helpCommand(false);
+  program
+    .command('help')
+    .description(`Show help for a command, or a topic: ${HELP_TOPIC_NAMES.join(', ')}`)
+    .argument('[name...]', 'a topic, or a command such as "pets list"')
+    .addHelpText(
+      'after',
+      examples('store help exit-codes', 'store help pets list', 'store help environment'),
+    )
+    .action(action(context, Flags, (opts, ctx) => run(opts, ctx, program)));
+  const width = Math.max(...HELP_TOPIC_NAMES.map((name) => name.length));
+  const lines = HELP_TOPIC_NAMES.map(
+    (name) => `  $ store help ${name.padEnd(width)}  # ${HELP_TOPICS[name]?.summary}`,
+  );
+  // Commander ends each text with a newline; the blank line matches the examples above it.
+  program.addHelpText('after', `Help topics:\n${lines.join('\n')}\n`);
+}
+
+export async function run(opts: HelpOptions, ctx: Context, program: Command): Promise<void> {
+  const topic = opts.name.length === 1 ? opts.name[0] : undefined;
+  if (topic !== undefined && Object.hasOwn(HELP_TOPICS, topic)) {
+    ctx.io.out(HELP_TOPICS[topic]?.text ?? '');
+    return;
+  }
+  let command = program;
+  for (const [index, name] of opts.name.entries()) {
+    const next = command.commands.find(
+      (sub) => sub.name() === name || sub.aliases().includes(name),
+    );
+    if (!next) throw unknownName(command, opts.name.slice(0, index + 1), index === 0);
+    command = next;
+  }
+  command.outputHelp();
+}
+
+function unknownName(parent: Command, words: string[], topLevel: boolean): FlagError {
+  const commands = parent
+    .createHelp()
+    .visibleCommands(parent)
+    .map((sub) => sub.name())
+    .filter((name) => name !== 'help');
+  const typed = words.join(' ');
+  const what = topLevel ? 'help topic' : 'command';
+  const guess = closest(
+    words.at(-1) ?? '',
+    topLevel ? [...HELP_TOPIC_NAMES, ...commands] : commands,
+  );
+  if (guess) {
+    const meant = [...words.slice(0, -1), guess].join(' ');
+    return new FlagError(`unknown ${what} "${typed}" (did you mean ${meant}?)`);
+  }
+  return new FlagError(
+    topLevel
+      ? `unknown help topic "${typed}"; topics: ${HELP_TOPIC_NAMES.join(', ')}; commands: ${commands.join(', ')}`
+      : `unknown command "${typed}"; commands of ${parent.name()}: ${commands.join(', ')}`,
+  );
+}

@@ -1,0 +1,98 @@
+// What the completion scripts know, read from the commander program itself: every visible
+// command, its options (and whether they take a value) and what its values complete to.
+// The shell renderers only turn this model into script text, so a new command or flag is
+// completed as soon as it is registered.
+import type { Argument, Command, Option } from 'commander';
+import { argumentValues, optionValues, type Values } from './hints.js';
+
+export interface OptionSpec {
+  /** The short and long forms, e.g. ['-p', '--profile']. */
+  flags: string[];
+  description: string;
+  /** What its value completes to; undefined for an option that takes no value. */
+  values: Values | undefined;
+}
+
+export interface CommandSpec {
+  /** The words that lead to it from the program, e.g. ['pets', 'list']; [] for the program. */
+  path: string[];
+  description: string;
+  /** Names and aliases of its visible subcommands. */
+  subcommands: { name: string; aliases: string[]; description: string }[];
+  /** Its options that are not in `common`. */
+  options: OptionSpec[];
+  /** What each positional argument completes to, by position. */
+  arguments: (Values | undefined)[];
+}
+
+export interface CompletionModel {
+  name: string;
+  commands: CommandSpec[];
+  /** Options every command accepts (the global ones and --help): declared once per script. */
+  common: OptionSpec[];
+}
+
+/** Reads the model from a program, as its --help shows it (hidden commands and options left out). */
+export function completionModel(program: Command): CompletionModel {
+  const found: { command: Command; path: string[]; options: OptionSpec[] }[] = [];
+  const visit = (command: Command, path: string[]) => {
+    const help = command.createHelp();
+    const options = [...help.visibleOptions(command), ...help.visibleGlobalOptions(command)];
+    found.push({ command, path, options: options.map(optionSpec) });
+    for (const sub of help.visibleCommands(command)) visit(sub, [...path, sub.name()]);
+  };
+  visit(program, []);
+
+  const key = (option: OptionSpec) => JSON.stringify([option.flags, option.values]);
+  // Commander's implicit `help` commands take no options at all: they do not count.
+  const withOptions = found.filter(({ options }) => options.length > 0);
+  const everywhere = (option: OptionSpec) =>
+    withOptions.every(({ options }) => options.some((other) => key(other) === key(option)));
+  const common = (found[0]?.options ?? []).filter(everywhere);
+  const commonKeys = new Set(common.map(key));
+
+  const commands = found.map(({ command, path, options }): CommandSpec => {
+    const help = command.createHelp();
+    return {
+      path,
+      description: command.description(),
+      subcommands: help.visibleCommands(command).map((sub) => ({
+        name: sub.name(),
+        aliases: sub.aliases(),
+        description: sub.description(),
+      })),
+      options: options.filter((option) => !commonKeys.has(key(option))),
+      arguments: command.registeredArguments.map((argument: Argument, index) =>
+        argumentValues(program, path, argument, index),
+      ),
+    };
+  });
+  return { name: program.name(), commands, common };
+}
+
+function optionSpec(option: Option): OptionSpec {
+  const flags = [option.short, option.long].filter((flag): flag is string => !!flag);
+  const takesValue = option.required || option.optional;
+  return {
+    flags,
+    description: option.description,
+    values: takesValue ? optionValues(option) : undefined,
+  };
+}
+
+export type Positional = { index: number } & (
+  | { subcommands: CommandSpec['subcommands'] }
+  | { values: Values }
+);
+
+/** What a command's arguments complete to, by position: its subcommands come first. */
+export function positionals(command: CommandSpec): Positional[] {
+  const found: Positional[] = [];
+  if (command.subcommands.length > 0) found.push({ index: 0, subcommands: command.subcommands });
+  command.arguments.forEach((values, index) => {
+    if (values && values.kind !== 'none' && !found.some((taken) => taken.index === index)) {
+      found.push({ index, values });
+    }
+  });
+  return found;
+}

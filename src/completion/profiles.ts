@@ -1,0 +1,24 @@
+// Profile names for the completion scripts (`store __complete profiles`), on every TAB: so
+// config.json is read with node:fs and JSON.parse alone, nothing validated, nothing written,
+// no conf, no zod. A config that cannot be read still completes the built-in profiles; the
+// error shows when a command uses it.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ConfigData } from '../config/file.js';
+import { profileNames } from '../config/profiles.js';
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The built-in profiles, then those in `dir`/config.json. */
+export function completionProfiles(dir: string): string[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8').replace(/^\uFEFF/, ''));
+  } catch {
+    data = undefined;
+  }
+  const profiles = isObject(data) && isObject(data.profiles) ? data.profiles : {};
+  // Only the names are used: the values need not be valid profiles.
+  return profileNames({ profiles: profiles as ConfigData['profiles'] });
+}

@@ -1,0 +1,189 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { completionModel } from '../../src/completion/model.js';
+import { SCRIPT_FILES, SHELLS } from '../../src/completion/shells.js';
+import { buildProgram } from '../../src/program.js';
+import { configSetup, run, testIO } from '../helpers/cli.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+describe('store completion <shell>', () => {
+  it.each(SHELLS)('prints the committed completions/ script for %s', async (shell) => {
+    const committed = readFileSync(join(ROOT, 'completions', SCRIPT_FILES[shell]), 'utf8');
+    const result = await run(['completion', shell]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    // On failure: `npm run completions` rewrites completions/ from the program.
+    expect(result.stdout).toBe(committed);
+  });
+
+  it('needs a shell: exit 2 and the list of shells', async () => {
+    const result = await run(['completion']);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toBe(
+      'error: a shell is required: one of bash, zsh, fish (e.g. store completion bash)\n',
+    );
+  });
+
+  it('refuses an unknown shell with exit 2 and the list of shells', async () => {
+    const result = await run(['completion', 'ksh']);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toBe('error: shell must be one of bash, zsh, fish (got "ksh")\n');
+  });
+});
+
+describe('the completion model', () => {
+  const { io } = testIO({}, {});
+  const program = () =>
+    buildProgram(io, () => {
+      throw new Error('no command runs while generating');
+    });
+
+  it('is read from the program: a new command and its flags need no change to the generator', () => {
+    const extended = program();
+    extended.addCommand(
+      new Command('zoo')
+        .description('Feed the animals')
+        .option('--food <kind>', 'what to feed')
+        .option('--file <path>', 'a feeding plan')
+        .option('--quiet', 'say nothing')
+        .argument('[animal]', 'one animal'),
+    );
+    const zoo = completionModel(extended).commands.find((command) => command.path[0] === 'zoo');
+    expect(zoo).toEqual({
+      path: ['zoo'],
+      description: 'Feed the animals',
+      subcommands: [],
+      options: [
+        { flags: ['--food'], description: 'what to feed', values: { kind: 'none' } },
+        { flags: ['--file'], description: 'a feeding plan', values: { kind: 'files' } },
+        { flags: ['--quiet'], description: 'say nothing', values: undefined },
+      ],
+      arguments: [undefined],
+    });
+  });
+
+  it('knows the values of --status, profile names and files, and the global options', () => {
+    const model = completionModel(program());
+    const byPath = (path: string) =>
+      model.commands.find((command) => command.path.join(' ') === path);
+    expect(byPath('pets list')?.options).toEqual([
+      {
+        flags: ['--status'],
+        description: 'only animals with this status (available, pending, sold)',
+        values: { kind: 'words', words: ['available', 'pending', 'sold'] },
+      },
+      {
+        flags: ['--limit'],
+        description: 'at most n animals, 1-100 (server default: 20)',
+        values: { kind: 'none' },
+      },
+    ]);
+    expect(byPath('profile use')?.arguments).toEqual([{ kind: 'profiles' }]);
+    expect(byPath('profile remove')?.arguments).toEqual([{ kind: 'profiles' }]);
+    expect(byPath('completion')?.arguments).toEqual([
+      { kind: 'words', words: ['bash', 'zsh', 'fish'] },
+    ]);
+    expect(model.common.map((option) => [option.flags.join(' '), option.values?.kind])).toEqual([
+      ['-V --version', undefined],
+      ['-p --profile', 'profiles'],
+      ['--json', undefined],
+      ['--no-color', undefined],
+      ['--debug', undefined],
+      ['--timeout', 'none'],
+      ['-h --help', undefined],
+    ]);
+    expect(byPath('')?.subcommands.map((sub) => sub.name)).toEqual([
+      'pets',
+      'messages',
+      'orders',
+      'auth',
+      'profile',
+      'sandbox',
+      'completion',
+      'help',
+    ]);
+  });
+});
+
+describe('store __complete profiles', () => {
+  it('prints the built-in profiles, then the user profiles from config.json', async () => {
+    const { env, file } = configSetup();
+    writeFileSync(
+      file,
+      JSON.stringify({
+        currentProfile: 'eu',
+        profiles: { eu: { baseUrl: 'https://eu.example/v1' }, staging: {}, 'team-b': {} },
+      }),
+    );
+    const result = await run(['__complete', 'profiles'], { env });
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'production\nstaging\nsandbox\neu\nteam-b\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it.each([
+    ['no config file', undefined],
+    ['a config file that is not JSON', '{"profiles": {'],
+    ['a config file that is not an object', '[1, 2]'],
+  ])('still offers the built-ins with %s, quietly', async (_what, content) => {
+    const { env, file } = configSetup();
+    if (content !== undefined) writeFileSync(file, content);
+    const result = await run(['__complete', 'profiles'], { env });
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'production\nstaging\nsandbox\n',
+      stderr: '',
+      prompts: [],
+    });
+    // Completion only reads: the broken file is left as it was.
+    if (content !== undefined) expect(readFileSync(file, 'utf8')).toBe(content);
+  });
+
+  it('is hidden from help', async () => {
+    const result = await run(['--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('__complete');
+  });
+
+  it('refuses an unknown kind with exit 2', async () => {
+    const result = await run(['__complete', 'pets']);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toBe('error: __complete must be one of profiles (got "pets")\n');
+  });
+
+  it('loads nothing but node:fs, node:path and the built-in profiles (no zod, conf, undici)', () => {
+    // Resolution hooks see every module the import pulls in, however deep.
+    const module = pathToFileURL(join(ROOT, 'dist/completion/profiles.js')).href;
+    const probe = `
+      import { registerHooks } from 'node:module';
+      const seen = [];
+      registerHooks({ resolve(specifier, context, next) {
+        const result = next(specifier, context);
+        seen.push(result.url);
+        return result;
+      } });
+      await import(${JSON.stringify(module)});
+      console.log(JSON.stringify(seen));`;
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', probe], {
+      encoding: 'utf8',
+    });
+    expect(result.stderr).toBe('');
+    const seen = (JSON.parse(result.stdout) as string[]).map((url) =>
+      url.replace(pathToFileURL(ROOT).href, ''),
+    );
+    expect(seen.sort()).toEqual([
+      'dist/completion/profiles.js',
+      'dist/config/profiles.js',
+      'node:fs',
+      'node:path',
+    ]);
+  });
+});

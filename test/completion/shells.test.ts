@@ -1,0 +1,150 @@
+// The committed completion scripts, loaded into real bash, zsh and fish, asked for the
+// completions of a command line. `store` on their PATH runs this checkout's bin/store.js, so
+// profile names come from `store __complete profiles` as they do for a user.
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SCRIPT_FILES, type Shell } from '../../src/completion/shells.js';
+import { tempDir } from '../helpers/cli.js';
+import { BIN, collect, processEnv } from '../helpers/process.js';
+
+const COMPLETIONS = fileURLToPath(new URL('../../completions/', import.meta.url));
+const ZSH_CAPTURE = fileURLToPath(new URL('./zsh-capture.zsh', import.meta.url));
+
+/** How each shell is asked: the script loaded, then the completions of `line`, one per line. */
+const ASK: Record<Shell, (line: string) => string[]> = {
+  // Sets what bash sets before calling a completion function (splitting at blanks only:
+  // the lines below have no quotes or "="), then prints COMPREPLY.
+  bash: (line) => [
+    '--norc',
+    '--noprofile',
+    '-c',
+    `source "$1"
+     read -ra COMP_WORDS <<< "$2"
+     [[ $2 == *' ' ]] && COMP_WORDS+=('')
+     COMP_LINE=$2 COMP_POINT=\${#2} COMP_CWORD=$((\${#COMP_WORDS[@]} - 1))
+     _store
+     printf '%s\\n' "\${COMPREPLY[@]}"`,
+    'bash',
+    join(COMPLETIONS, SCRIPT_FILES.bash),
+    line,
+  ],
+  // The script is found on $fpath by compinit, as the README installs it.
+  zsh: (line) => ['-f', ZSH_CAPTURE, COMPLETIONS, line],
+  // fish prints "word<TAB>description" lines.
+  fish: (line) => [
+    '--no-config',
+    '-c',
+    'source $argv[1]; complete -C $argv[2]',
+    join(COMPLETIONS, SCRIPT_FILES.fish),
+    line,
+  ],
+};
+
+beforeAll(() => {
+  const missing = Object.keys(ASK).filter(
+    (shell) => spawnSync('sh', ['-c', `command -v ${shell}`]).status !== 0,
+  );
+  if (missing.length > 0) {
+    throw new Error(`these tests need ${missing.join(', ')} installed (see .ci/run)`);
+  }
+});
+
+/** A `store` on PATH, two user profiles, and a folder with two files to complete. */
+function setup(): { env: NodeJS.ProcessEnv; cwd: string } {
+  const bin = tempDir();
+  const store = join(bin, 'store');
+  writeFileSync(store, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  chmodSync(store, 0o755);
+  const config = tempDir();
+  writeFileSync(
+    join(config, 'config.json'),
+    JSON.stringify({ profiles: { eu: { baseUrl: 'https://eu.example/v1' }, 'team-b': {} } }),
+  );
+  const cwd = tempDir();
+  writeFileSync(join(cwd, 'animals.json'), '{}');
+  writeFileSync(join(cwd, 'more.ndjson'), '{}');
+  const home = tempDir();
+  // fish keeps its history and variables under the home and XDG folders.
+  mkdirSync(join(home, '.config'));
+  const env = processEnv({
+    PATH: `${bin}:${process.env.PATH}`,
+    STORE_CONFIG_DIR: config,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    TERM: 'dumb',
+  });
+  return { env, cwd };
+}
+
+async function complete(
+  shell: Shell,
+  line: string,
+): Promise<{ code: number | null; words: string[] }> {
+  const { env, cwd } = setup();
+  const child = spawn(shell, ASK[shell](line), {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 15_000,
+  });
+  const result = await collect(child);
+  expect(result.stderr).toBe('');
+  const words = result.stdout
+    .split('\n')
+    .filter((text) => text !== '')
+    .map((text) => text.split('\t')[0] as string);
+  return { code: result.code, words: words.sort() };
+}
+
+const CASES: [string, string[]][] = [
+  ['store ', ['auth', 'completion', 'help', 'messages', 'orders', 'pets', 'profile', 'sandbox']],
+  ['store pets ', ['add', 'get', 'help', 'list']],
+  ['store pets list --status ', ['available', 'pending', 'sold']],
+  ['store pets list --status p', ['pending']],
+  ['store -p ', ['eu', 'production', 'sandbox', 'staging', 'team-b']],
+  ['store pets list --profile s', ['sandbox', 'staging']],
+  ['store profile use ', ['eu', 'production', 'sandbox', 'staging', 'team-b']],
+  ['store pets add --file ', ['animals.json', 'more.ndjson']],
+  [
+    'store pets list --',
+    [
+      '--debug',
+      '--help',
+      '--json',
+      '--limit',
+      '--no-color',
+      '--profile',
+      '--status',
+      '--timeout',
+      '--version',
+    ],
+  ],
+  ['store --timeout 5 pets l', ['list']],
+  ['store completion ', ['bash', 'fish', 'zsh']],
+  [
+    'store help ',
+    [
+      'auth',
+      'completion',
+      'environment',
+      'exit-codes',
+      'formatting',
+      'messages',
+      'orders',
+      'pets',
+      'profile',
+      'sandbox',
+    ],
+  ],
+  ['store pets list --limit ', []],
+];
+
+describe.each(['bash', 'zsh', 'fish'] as const)('%s completion', (shell) => {
+  it.each(CASES)('completes %j', async (line, expected) => {
+    expect(await complete(shell, line)).toEqual({ code: 0, words: expected });
+  });
+});
