@@ -1,0 +1,206 @@
+// `npm run bench`: start-up and bulk-add figures for `store`, against the sandbox on
+// loopback, in one run on one machine. Commands are interleaved (A B A B …) so that noise
+// from a shared machine hits both sides of a ratio alike; medians are reported.
+// Not a test: it prints figures and the targets beside them, and asserts nothing.
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const BULK = Number(process.env.BENCH_BULK ?? 10_000);
+const LOOP = Number(process.env.BENCH_LOOP ?? 200);
+const CONCURRENCY = 8;
+
+const node = process.execPath;
+const bin = fileURLToPath(new URL('../bin/store.js', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'store-bench-'));
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Wall time of one process, in ms; fails loudly if the command fails. */
+function time(argv, env) {
+  const started = process.hrtime.bigint();
+  const result = spawnSync(argv[0], argv.slice(1), {
+    env,
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (result.status !== 0) {
+    throw new Error(`${argv.join(' ')} exited ${result.status}: ${result.stderr}`);
+  }
+  return ms;
+}
+
+/** Runs the pairs interleaved RUNS times; returns the median of each side. */
+function compare(a, b, env) {
+  time(a, env); // warm the disk cache and the compile cache once
+  time(b, env);
+  const as = [];
+  const bs = [];
+  for (let i = 0; i < RUNS; i += 1) {
+    as.push(time(a, env));
+    bs.push(time(b, env));
+  }
+  return { a: median(as), b: median(bs) };
+}
+
+/** Elapsed seconds and peak resident memory (KiB) of one `node …` process, from GNU time. */
+function timeAndPeak(args, env) {
+  const result = spawnSync('/usr/bin/time', ['-f', '%e %M', node, ...args], {
+    env,
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
+  const [seconds, peakKb] = result.stderr.trim().split('\n').at(-1).split(' ').map(Number);
+  return { seconds, peakKb };
+}
+
+/** Under a pseudo-terminal, so that `store` draws its table as a person would see it. */
+const inTerminal = (argv) => ['script', '-qec', argv.map((w) => `'${w}'`).join(' '), '/dev/null'];
+
+async function startSandbox() {
+  const child = spawn(node, [bin, 'sandbox', '--port', '0', '--seed', '20'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const [chunk] = await once(child.stdout, 'data');
+  return { child, url: chunk.toString().trim() };
+}
+
+const rows = [];
+function row(what, figure, against, ratio, target, ok) {
+  rows.push({ what, figure, against, ratio, target, ok: ok ? 'yes' : 'NO' });
+}
+
+const sandbox = await startSandbox();
+const env = {
+  ...process.env,
+  STORE_CONFIG_DIR: join(work, 'config'),
+  STORE_PROFILE: 'sandbox',
+  STORE_BASE_URL: sandbox.url,
+  STORE_MESSAGES_URL: sandbox.url,
+  NO_COLOR: '1',
+};
+// The floor of any Node HTTP client: the same GET with undici, printing the body. A file in
+// the project (so that 'undici' resolves), run like a one-liner.
+const oneLinerFile = join(root, 'scripts', '.bench-one-liner.mjs');
+writeFileSync(
+  oneLinerFile,
+  `import { request } from 'undici';
+const r = await request(process.env.STORE_BASE_URL + '/pets', { headers: { authorization: 'Bearer sandbox' } });
+process.stdout.write((await r.body.text()) + '\\n');
+`,
+);
+const oneLiner = [node, oneLinerFile];
+
+try {
+  const version = compare([node, '-e', '0'], [node, bin, '--version'], env);
+  row(
+    'store --version',
+    version.b,
+    `node -e 0: ${version.a.toFixed(1)} ms`,
+    version.b / version.a,
+    '≤ 1.5×',
+    version.b / version.a <= 1.5,
+  );
+
+  const json = compare(oneLiner, [node, bin, 'pets', 'list', '--json'], env);
+  row(
+    'store pets list --json',
+    json.b,
+    `undici one-liner: ${json.a.toFixed(1)} ms`,
+    json.b / json.a,
+    '≤ 1.15×',
+    json.b / json.a <= 1.15,
+  );
+
+  const table = compare(inTerminal(oneLiner), inTerminal([node, bin, 'pets', 'list']), env);
+  row(
+    'store pets list (table, in a pty)',
+    table.b,
+    `one-liner in a pty: ${table.a.toFixed(1)} ms`,
+    table.b / table.a,
+    '≤ 1.25×',
+    table.b / table.a <= 1.25,
+  );
+
+  // Bulk add: one process for BULK animals, against one process per animal.
+  const ndjson = join(work, 'animals.ndjson');
+  const body = (i) =>
+    JSON.stringify({ name: `bench-${i}`, categoryId: (i % 5) + 1, status: 'available' });
+  writeFileSync(ndjson, `${Array.from({ length: BULK }, (_, i) => body(i)).join('\n')}\n`);
+  const { seconds, peakKb } = timeAndPeak(
+    [bin, 'pets', 'add', '--file', ndjson, '--json', '--concurrency', String(CONCURRENCY)],
+    env,
+  );
+  const bulkRate = BULK / seconds;
+
+  let loopMs = 0;
+  for (let i = 0; i < LOOP; i += 1) {
+    loopMs += time([node, bin, 'pets', 'add', '--name', `loop-${i}`, '--category-id', '1'], env);
+  }
+  const loopRate = 1000 / (loopMs / LOOP);
+  row(
+    `pets add --file, ${BULK} animals`,
+    (seconds * 1000) / BULK,
+    `a process per animal: ${loopRate.toFixed(1)}/s`,
+    bulkRate / loopRate,
+    '≥ 100×',
+    bulkRate / loopRate >= 100,
+  );
+
+  const cannon = await autocannon({
+    url: `${sandbox.url}/pets`,
+    method: 'POST',
+    headers: { authorization: 'Bearer sandbox', 'content-type': 'application/json' },
+    body: body(0),
+    connections: CONCURRENCY,
+    amount: BULK,
+  });
+  const cannonRate = cannon.requests.total / (cannon.duration || 1);
+  row(
+    `pets add --file vs autocannon (${CONCURRENCY} connections)`,
+    bulkRate,
+    `autocannon: ${cannonRate.toFixed(0)}/s`,
+    bulkRate / cannonRate,
+    '≥ 60%',
+    bulkRate / cannonRate >= 0.6,
+  );
+
+  // Peak memory must not grow with the input: the same import at a tenth of the size.
+  const small = join(work, 'small.ndjson');
+  writeFileSync(small, `${Array.from({ length: BULK / 10 }, (_, i) => body(i)).join('\n')}\n`);
+  const smallPeakKb = timeAndPeak([bin, 'pets', 'add', '--file', small, '--json'], env).peakKb;
+
+  console.log(
+    `store benchmark — ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB; medians of ${RUNS} interleaved runs\n`,
+  );
+  console.log('| what | store | against | ratio | target | met |');
+  console.log('|---|---|---|---|---|---|');
+  for (const r of rows) {
+    const figure = r.what.startsWith('pets add --file vs')
+      ? `${r.figure.toFixed(0)}/s`
+      : `${r.figure.toFixed(r.figure < 10 ? 2 : 1)} ms`;
+    const ratio = r.target.includes('%')
+      ? `${(r.ratio * 100).toFixed(0)}%`
+      : `${r.ratio.toFixed(2)}×`;
+    console.log(`| ${r.what} | ${figure} | ${r.against} | ${ratio} | ${r.target} | ${r.ok} |`);
+  }
+  console.log(
+    `\nbulk add: ${bulkRate.toFixed(0)} animals/s, peak RSS ${(peakKb / 1024).toFixed(1)} MiB for ${BULK} animals, ${(smallPeakKb / 1024).toFixed(1)} MiB for ${BULK / 10}`,
+  );
+} finally {
+  sandbox.child.kill('SIGTERM');
+  rmSync(work, { recursive: true, force: true });
+  rmSync(oneLinerFile, { force: true });
+}
