@@ -1,7 +1,8 @@
 // What a command gets besides its options: IO, and config / profile / API client built
 // lazily, at most once per invocation, so a command pays only for what it uses.
 import type { ApiClient } from './api/client.js';
-import { type ConfigData, ConfigFile, configDir } from './config/file.js';
+import { configDir } from './config/dir.js';
+import { type ConfigData, ConfigFile } from './config/file.js';
 import {
   DEFAULT_PROFILE,
   profileExists,

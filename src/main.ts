@@ -1,8 +1,8 @@
 // The top of the program: parse, run, and turn whatever was thrown into one message on
 // stderr and the contract's exit code. Nothing below this file sets the exit code.
 import process from 'node:process';
-import { type Command, CommanderError } from 'commander';
-import { type Context, createContext, type GlobalOptions } from './context.js';
+import type { Command } from 'commander';
+import type { Context, GlobalOptions } from './context.js';
 import {
   CancelledError,
   CliError,
@@ -13,7 +13,7 @@ import {
   toReport,
 } from './errors.js';
 import { type Env, type IOStreams, systemIO } from './io.js';
-import { buildProgram } from './program.js';
+import { version } from './version.js';
 
 export interface MainDeps {
   io: IOStreams;
@@ -65,6 +65,28 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
     }
     return ctx;
   };
+  // Answered before the program is loaded: these run often and need none of it.
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    io.out(`${version()}\n`);
+    return ExitCode.ok;
+  }
+  if (argv.length === 2 && argv[0] === '__complete' && argv[1] === 'profiles') {
+    const [{ completionProfiles }, { configDir }] = await Promise.all([
+      import('./completion/profiles.js'),
+      import('./config/dir.js'),
+    ]);
+    io.out(
+      completionProfiles(configDir(env))
+        .map((name) => `${name}\n`)
+        .join(''),
+    );
+    return ExitCode.ok;
+  }
+  // The command tree, zod and the renderer, loaded only when a command runs.
+  const [{ buildProgram }, { createContext }] = await Promise.all([
+    import('./program.js'),
+    import('./context.js'),
+  ]);
   const program = buildProgram(io, contextFor);
   if (argv.length === 0) {
     program.outputHelp();
@@ -86,8 +108,14 @@ function wantsJson(argv: readonly string[]): boolean {
   return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
 }
 
+/** commander's errors, told by their code so that this file need not load commander. */
+function isCommanderError(error: unknown): error is Error & { code: string } {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && typeof code === 'string' && code.startsWith('commander.');
+}
+
 function toCliError(error: unknown): CliError | number {
-  if (error instanceof CommanderError) {
+  if (isCommanderError(error)) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') {
       return ExitCode.ok;
     }

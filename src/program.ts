@@ -1,6 +1,5 @@
 // The command tree. Each command lives in src/commands/<noun>/<verb>.ts and registers
 // itself on its noun; global options are declared once here and accepted anywhere.
-import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import type { ContextFactory } from './commands/action.js';
 import * as authLogin from './commands/auth/login.js';
@@ -21,11 +20,7 @@ import * as profileSet from './commands/profile/set.js';
 import * as profileUse from './commands/profile/use.js';
 import * as sandbox from './commands/sandbox.js';
 import type { IOStreams } from './io.js';
-
-export function version(): string {
-  const pkg = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
-  return (JSON.parse(pkg) as { version: string }).version;
-}
+import { version } from './version.js';
 
 type Registrar = { register(parent: Command, context: ContextFactory): void };
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { completionScript } from '../completion/generate.js';
 import { completionProfiles } from '../completion/profiles.js';
 import { SHELLS, type Shell } from '../completion/shells.js';
-import { configDir } from '../config/file.js';
+import { configDir } from '../config/dir.js';
 import type { Context } from '../context.js';
 import { FlagError } from '../errors.js';
 import { action, type ContextFactory } from './action.js';

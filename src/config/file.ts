@@ -1,11 +1,11 @@
 // config.json: the current profile and the user's profiles (URLs and keys). Read and
 // written through `conf` (atomic writes), loaded only by commands that need it.
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
-import type { Env } from '../io.js';
+
+export { configDir } from './dir.js';
 
 const StoredProfileSchema = z.looseObject({
   baseUrl: z.string().optional(),
@@ -19,17 +19,6 @@ const ConfigSchema = z.looseObject({
   profiles: z.record(z.string(), StoredProfileSchema).optional(),
 });
 export type ConfigData = z.infer<typeof ConfigSchema>;
-
-/** STORE_CONFIG_DIR, else the platform's config folder (XDG on Linux). */
-export function configDir(env: Env, platform: NodeJS.Platform = process.platform): string {
-  if (env.STORE_CONFIG_DIR) return env.STORE_CONFIG_DIR;
-  const home = env.HOME || homedir();
-  if (platform === 'darwin') return join(home, 'Library', 'Preferences', 'store');
-  if (platform === 'win32') {
-    return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'store', 'Config');
-  }
-  return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'store');
-}
 
 export class ConfigFile {
   private data: ConfigData | undefined;

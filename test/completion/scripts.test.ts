@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { completionModel } from '../../src/completion/model.js';
 import { SCRIPT_FILES, SHELLS } from '../../src/completion/shells.js';
 import { buildProgram } from '../../src/program.js';
-import { configSetup, run, testIO } from '../helpers/cli.js';
+import { configSetup, run, tempDir, testIO } from '../helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -159,10 +159,11 @@ describe('store __complete profiles', () => {
     expect(result.stderr).toBe('error: __complete must be one of profiles (got "pets")\n');
   });
 
-  it('loads nothing but node:fs, node:path and the built-in profiles (no zod, conf, undici)', () => {
-    // Resolution hooks see every module the import pulls in, however deep.
-    const module = pathToFileURL(join(ROOT, 'dist/completion/profiles.js')).href;
-    const probe = `
+  it.each([[['__complete', 'profiles']], [['--version']]])(
+    'store %j loads a few KB of the bundle: no zod, conf, undici or commander',
+    (argv) => {
+      // Resolution hooks see every module the run pulls in, however deep.
+      const probe = `
       import { registerHooks } from 'node:module';
       const seen = [];
       registerHooks({ resolve(specifier, context, next) {
@@ -170,20 +171,23 @@ describe('store __complete profiles', () => {
         seen.push(result.url);
         return result;
       } });
-      await import(${JSON.stringify(module)});
-      console.log(JSON.stringify(seen));`;
-    const result = spawnSync(process.execPath, ['--input-type=module', '-e', probe], {
-      encoding: 'utf8',
-    });
-    expect(result.stderr).toBe('');
-    const seen = (JSON.parse(result.stdout) as string[]).map((url) =>
-      url.replace(pathToFileURL(ROOT).href, ''),
-    );
-    expect(seen.sort()).toEqual([
-      'dist/completion/profiles.js',
-      'dist/config/profiles.js',
-      'node:fs',
-      'node:path',
-    ]);
-  });
+      process.argv.splice(1, Infinity, "store", ...${JSON.stringify(argv)});
+      await import(${JSON.stringify(pathToFileURL(join(ROOT, 'bin/store.js')).href)});
+      process.on('exit', () => process.stderr.write(JSON.stringify(seen)));`;
+      const result = spawnSync(process.execPath, ['--input-type=module', '-e', probe], {
+        encoding: 'utf8',
+        env: { ...process.env, STORE_CONFIG_DIR: tempDir() },
+      });
+      expect(result.status).toBe(0);
+      const files = (JSON.parse(result.stderr) as string[]).filter((url) =>
+        url.startsWith('file:'),
+      );
+      const code = files.map((url) => readFileSync(new URL(url), 'utf8')).join('\n');
+      expect(code.length).toBeLessThan(40_000);
+      // Strings found only inside zod, undici, conf and commander.
+      for (const marker of ['$ZodType', 'undici', 'configFileMode', 'commander.unknownOption']) {
+        expect(code).not.toContain(marker);
+      }
+    },
+  );
 });
