@@ -26,8 +26,13 @@ function reviveBigInts(this: unknown, _key: string, value: unknown, context?: Re
   return value;
 }
 
+// An integer beyond 2^53 (9007199254740992) has at least 16 digits: text without such a run
+// is parsed natively, without a reviver call for every value (several times faster).
+const LONG_DIGIT_RUN = /\d{16}/;
+
 /** Parses JSON text; integers beyond 2^53 come back as BigInt. Throws SyntaxError. */
 export function parseJson(text: string): unknown {
+  if (!LONG_DIGIT_RUN.test(text)) return JSON.parse(text);
   return JSON.parse(text, reviveBigInts as (key: string, value: unknown) => unknown);
 }
 
@@ -37,5 +42,11 @@ function writeBigInts(_key: string, value: unknown): unknown {
 
 /** Serialises a value; BigInt values are written as plain JSON integers. */
 export function stringifyJson(value: unknown, indent?: number): string {
-  return JSON.stringify(value, writeBigInts, indent);
+  try {
+    // Native and fast; it throws a TypeError only when it meets a BigInt.
+    return JSON.stringify(value, undefined, indent);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    return JSON.stringify(value, writeBigInts, indent);
+  }
 }

@@ -1,7 +1,7 @@
 // The service's types, defined once: the client validates what users type and what the
 // server returns with these, and the sandbox server validates requests with the same ones.
 // Response objects are loose: fields the client does not know are kept.
-import { z } from 'zod';
+import * as z from './zod.js';
 
 export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;
@@ -14,8 +14,8 @@ function inInt64Range(value: number | bigint): boolean {
 /** An int64: a safe integer as a number, anything larger as a BigInt (see json.ts). */
 const INT64_MESSAGE = 'must be an integer in the int64 range';
 export const Int64 = z
-  .union([z.number().int(), z.bigint()], { error: INT64_MESSAGE })
-  .refine(inInt64Range, { message: INT64_MESSAGE });
+  .union([z.int(), z.bigint()], { error: INT64_MESSAGE })
+  .check(z.refine(inInt64Range, INT64_MESSAGE));
 export type Int64 = z.infer<typeof Int64>;
 
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
@@ -27,9 +27,9 @@ export const LIMIT_MAX = 100;
 export const LIMIT_DEFAULT = 20;
 
 export const NewPet = z.looseObject({
-  name: z.string().min(1, { message: 'must be a non-empty string' }),
+  name: z.string().check(z.minLength(1, 'must be a non-empty string')),
   categoryId: Int64,
-  status: PetStatus.optional(),
+  status: z.optional(PetStatus),
 });
 export type NewPet = z.infer<typeof NewPet>;
 
@@ -37,7 +37,7 @@ export const Pet = z.looseObject({
   id: Int64,
   name: z.string(),
   categoryId: Int64,
-  status: PetStatus.optional(),
+  status: z.optional(PetStatus),
 });
 export type Pet = z.infer<typeof Pet>;
 
@@ -46,7 +46,7 @@ export const Pets = z.array(Pet);
 export const ErrorBody = z.looseObject({
   code: z.string(),
   message: z.string(),
-  status: z.number().int(),
+  status: z.int(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 

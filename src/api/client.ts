@@ -4,7 +4,6 @@
 import { STATUS_CODES } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
-import type { z } from 'zod';
 import { maskKey } from '../config/profiles.js';
 import {
   ApiError,
@@ -17,6 +16,7 @@ import {
 import type { Env } from '../io.js';
 import { parseJson, stringifyJson } from '../json.js';
 import { ErrorBody } from '../schemas.js';
+import type * as z from '../zod.js';
 import { checkKeyTarget, isLoopbackHost, parseBaseUrl } from './urls.js';
 
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -53,7 +53,7 @@ export interface ApiClientOptions {
   retryBaseMs: number;
 }
 
-export interface SendOptions<S extends z.ZodType> {
+export interface SendOptions<S extends z.ZodMiniType> {
   method: 'GET' | 'POST';
   /** Which base the path is relative to. */
   base?: 'api' | 'messages';
@@ -63,7 +63,7 @@ export interface SendOptions<S extends z.ZodType> {
   schema: S;
 }
 
-function joinUrl(base: URL, path: string, query: SendOptions<z.ZodType>['query']): URL {
+function joinUrl(base: URL, path: string, query: SendOptions<z.ZodMiniType>['query']): URL {
   const url = new URL(base.href.replace(/\/+$/, '') + path);
   for (const [name, value] of Object.entries(query ?? {})) {
     if (value !== undefined) url.searchParams.set(name, String(value));
@@ -100,7 +100,7 @@ export class ApiClient {
     return this.proxyAgent;
   }
 
-  async send<S extends z.ZodType>(opts: SendOptions<S>): Promise<z.output<S>> {
+  async send<S extends z.ZodMiniType>(opts: SendOptions<S>): Promise<z.output<S>> {
     const base = opts.base === 'messages' ? this.messagesUrl : this.baseUrl;
     const url = joinUrl(base, opts.path, opts.query);
     checkKeyTarget(url);
@@ -153,7 +153,10 @@ export class ApiClient {
     body: string | undefined,
   ): Promise<Exchange> {
     const { trace, timeoutMs, signal } = this.options;
-    const timeout = AbortSignal.timeout(timeoutMs);
+    // A timer cleared as soon as the attempt ends: AbortSignal.timeout would keep every
+    // request's signal alive for the whole time limit (thousands of them in a bulk add).
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), timeoutMs);
     const started = performance.now();
     try {
       const response = await request(url, {
@@ -161,7 +164,7 @@ export class ApiClient {
         headers,
         body,
         dispatcher: this.dispatcherFor(url),
-        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        signal: signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
@@ -173,7 +176,7 @@ export class ApiClient {
       return { status, headers: response.headers, text };
     } catch (error) {
       if (signal?.aborted) throw new CancelledError();
-      if (timeout.aborted || isTimeout(error)) {
+      if (timeout.signal.aborted || isTimeout(error)) {
         throw new NetworkError(
           `request to ${url.host} timed out after ${timeoutMs / 1000}s`,
           'timeout',
@@ -185,6 +188,8 @@ export class ApiClient {
         cause: error,
         unreachable: UNREACHABLE_CODES.has(errorCode(error) ?? ''),
       });
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -198,7 +203,7 @@ export class ApiClient {
     }
   }
 
-  private interpret<S extends z.ZodType>(exchange: Exchange, schema: S): z.output<S> {
+  private interpret<S extends z.ZodMiniType>(exchange: Exchange, schema: S): z.output<S> {
     const { status, headers, text } = exchange;
     if (status >= 200 && status < 300) return this.decode(text, status, schema);
     if (status >= 300 && status < 400) {
@@ -212,7 +217,7 @@ export class ApiClient {
     throw this.errorFromResponse(status, text);
   }
 
-  private decode<S extends z.ZodType>(text: string, status: number, schema: S): z.output<S> {
+  private decode<S extends z.ZodMiniType>(text: string, status: number, schema: S): z.output<S> {
     let data: unknown;
     try {
       data = parseJson(text);

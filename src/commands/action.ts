@@ -2,14 +2,14 @@
 // arguments, validates them with the command's zod schema (exit 2 before anything is
 // sent), and hands over the invocation's context.
 import type { Command } from 'commander';
-import type { z } from 'zod';
 import type { Context } from '../context.js';
+import type * as z from '../zod.js';
 import { parseFlags } from './flags.js';
 
 /** Builds (once) the context of the invocation that is running `command`. */
 export type ContextFactory = (command: Command) => Context;
 
-export function action<S extends z.ZodType>(
+export function action<S extends z.ZodMiniType>(
   context: ContextFactory,
   schema: S,
   run: (opts: z.output<S>, ctx: Context) => Promise<void>,

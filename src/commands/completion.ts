@@ -1,13 +1,13 @@
 // `store completion <shell>` prints a completion script generated from the program itself;
 // the hidden `store __complete profiles` is what those scripts call back for profile names.
 import type { Command } from 'commander';
-import { z } from 'zod';
 import { completionScript } from '../completion/generate.js';
 import { completionProfiles } from '../completion/profiles.js';
 import { SHELLS, type Shell } from '../completion/shells.js';
 import { configDir } from '../config/dir.js';
 import type { Context } from '../context.js';
 import { FlagError } from '../errors.js';
+import * as z from '../zod.js';
 import { action, type ContextFactory } from './action.js';
 import { choiceFlag, examples } from './flags.js';
 
@@ -19,7 +19,7 @@ export interface CompleteOptions {
   kind: 'profiles';
 }
 
-const Flags = z.object({ shell: choiceFlag('shell', SHELLS).optional() });
+const Flags = z.object({ shell: z.optional(choiceFlag('shell', SHELLS)) });
 const CompleteFlags = z.object({ kind: choiceFlag('__complete', ['profiles']) });
 
 export function register(program: Command, context: ContextFactory): void {

@@ -1,10 +1,10 @@
 // `store sandbox`: a verb-less command, so it sits beside the noun folders. It runs the
 // reference server from src/sandbox/ until Ctrl-C or SIGTERM.
 import type { Command } from 'commander';
-import { z } from 'zod';
 import { isLoopbackHost } from '../api/urls.js';
 import type { Context } from '../context.js';
 import { ConfigError, FlagError } from '../errors.js';
+import * as z from '../zod.js';
 import { action, type ContextFactory } from './action.js';
 import { examples, intFlag } from './flags.js';
 
@@ -18,10 +18,10 @@ export interface SandboxCommandOptions {
 
 const Flags = z.object({
   port: intFlag('--port', 0, 65535),
-  host: z.string().min(1, { message: '--host must not be empty' }),
-  apiKey: z.string().min(1, { message: '--api-key must not be empty' }),
-  data: z.string().optional(),
-  seed: intFlag('--seed', 0, 100_000).optional(),
+  host: z.string().check(z.minLength(1, '--host must not be empty')),
+  apiKey: z.string().check(z.minLength(1, '--api-key must not be empty')),
+  data: z.optional(z.string()),
+  seed: z.optional(intFlag('--seed', 0, 100_000)),
 });
 
 export function register(program: Command, context: ContextFactory): void {

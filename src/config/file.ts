@@ -2,21 +2,21 @@
 // written through `conf` (atomic writes), loaded only by commands that need it.
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { ConfigError } from '../errors.js';
+import * as z from '../zod.js';
 
 export { configDir } from './dir.js';
 
 const StoredProfileSchema = z.looseObject({
-  baseUrl: z.string().optional(),
-  messagesUrl: z.string().optional(),
-  apiKey: z.string().optional(),
+  baseUrl: z.optional(z.string()),
+  messagesUrl: z.optional(z.string()),
+  apiKey: z.optional(z.string()),
 });
 export type StoredProfile = z.infer<typeof StoredProfileSchema>;
 
 const ConfigSchema = z.looseObject({
-  currentProfile: z.string().optional(),
-  profiles: z.record(z.string(), StoredProfileSchema).optional(),
+  currentProfile: z.optional(z.string()),
+  profiles: z.optional(z.record(z.string(), StoredProfileSchema)),
 });
 export type ConfigData = z.infer<typeof ConfigSchema>;
 

@@ -9,7 +9,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { z } from 'zod';
 import { parseJson, stringifyJson } from '../json.js';
 import {
   INT64_MAX,
@@ -22,6 +21,7 @@ import {
   PET_STATUSES,
   PetStatus,
 } from '../schemas.js';
+import * as z from '../zod.js';
 import { Store } from './store.js';
 
 export interface SandboxOptions {
@@ -90,7 +90,7 @@ function listPets({ query, store }: Request): Reply {
     );
   }
   const statusText = singleParam(query, 'status');
-  const status = PetStatus.optional().safeParse(statusText);
+  const status = z.optional(PetStatus).safeParse(statusText);
   if (!status.success) {
     throw new HttpError(
       400,
@@ -152,7 +152,7 @@ function singleParam(query: URLSearchParams, name: string): string | undefined {
   return values[0];
 }
 
-async function readBody<T extends z.ZodType>(
+async function readBody<T extends z.ZodMiniType>(
   req: IncomingMessage,
   schema: T,
 ): Promise<z.output<T>> {

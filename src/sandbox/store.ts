@@ -3,9 +3,9 @@
 import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
 import { parseJson, stringifyJson } from '../json.js';
 import { INT64_MAX, Message, type NewPet, PET_STATUSES, Pet, type PetStatus } from '../schemas.js';
+import * as z from '../zod.js';
 
 const ORDER_STATUSES = ['placed', 'approved', 'delivered'] as const;
 
@@ -21,9 +21,9 @@ export interface Order {
 
 // The data file. Orders are not validated: the spec defines no shape for them.
 const DataFile = z.object({
-  pets: z.array(Pet).default([]),
-  messages: z.array(Message).default([]),
-  orders: z.array(z.unknown()).default([]),
+  pets: z._default(z.array(Pet), []),
+  messages: z._default(z.array(Message), []),
+  orders: z._default(z.array(z.unknown()), []),
 });
 type Data = z.infer<typeof DataFile>;
 

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { z } from 'zod';
 import { listPets } from '../../api/pets.js';
 import { maskKey } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
 import { ApiError, AuthError, FlagError } from '../../errors.js';
+import * as z from '../../zod.js';
 import { action, type ContextFactory } from '../action.js';
 import { examples } from '../flags.js';
 
@@ -12,7 +12,10 @@ export interface LoginOptions {
   verify: boolean;
 }
 
-const Flags = z.object({ withKey: z.boolean().default(false), verify: z.boolean().default(true) });
+const Flags = z.object({
+  withKey: z._default(z.boolean(), false),
+  verify: z._default(z.boolean(), true),
+});
 
 export function register(auth: Command, context: ContextFactory): void {
   auth

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { z } from 'zod';
 import { listPets } from '../../api/pets.js';
 import { type KeySource, maskKey } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
 import { ApiError, AuthError } from '../../errors.js';
 import { type Column, renderItem } from '../../render/output.js';
+import * as z from '../../zod.js';
 import { action, type ContextFactory } from '../action.js';
 import { examples } from '../flags.js';
 

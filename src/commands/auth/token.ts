@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { z } from 'zod';
 import type { Context } from '../../context.js';
 import { AuthError } from '../../errors.js';
+import * as z from '../../zod.js';
 import { action, type ContextFactory } from '../action.js';
 import { examples } from '../flags.js';
 

@@ -1,9 +1,9 @@
 // `store help [topic | command...]`: commander's help command, plus the help topics and a
 // "did you mean" for a name that is neither.
 import type { Command } from 'commander';
-import { z } from 'zod';
 import type { Context } from '../../context.js';
 import { FlagError } from '../../errors.js';
+import * as z from '../../zod.js';
 import { action, type ContextFactory } from '../action.js';
 import { examples } from '../flags.js';
 import { closest } from './suggest.js';

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { z } from 'zod';
 import { sendMessage } from '../../api/messages.js';
 import type { Context } from '../../context.js';
 import { FlagError } from '../../errors.js';
 import { type Column, renderItem } from '../../render/output.js';
 import type { Message } from '../../schemas.js';
+import * as z from '../../zod.js';
 import { action, type ContextFactory } from '../action.js';
 import { examples } from '../flags.js';
 
@@ -13,7 +13,7 @@ export interface SendOptions {
   text?: string;
 }
 
-const Flags = z.object({ text: z.string().optional() });
+const Flags = z.object({ text: z.optional(z.string()) });
 
 const MESSAGE_COLUMNS: Column<Message>[] = [
   { header: 'ID', value: (m) => m.id },

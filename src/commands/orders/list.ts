@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { z } from 'zod';
 import { listOrders } from '../../api/orders.js';
 import type { Context } from '../../context.js';
 import { renderAny } from '../../render/output.js';
+import * as z from '../../zod.js';
 import { action, type ContextFactory } from '../action.js';
 import { examples } from '../flags.js';
 

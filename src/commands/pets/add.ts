@@ -1,12 +1,12 @@
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { Command } from 'commander';
-import { z } from 'zod';
 import { createPet } from '../../api/pets.js';
 import type { Context } from '../../context.js';
 import { FlagError } from '../../errors.js';
 import { renderItem } from '../../render/output.js';
 import { type NewPet, PET_STATUSES } from '../../schemas.js';
+import * as z from '../../zod.js';
 import { action, type ContextFactory } from '../action.js';
 import { examples, int64Flag, intFlag, statusFlag, textFlag } from '../flags.js';
 import { DEFAULT_CONCURRENCY, readInputs, sendAll } from './bulk.js';
@@ -16,36 +16,35 @@ export type AddOptions = { file: string; concurrency: number } | { pet: NewPet }
 
 const MAX_CONCURRENCY = 64;
 
-const Flags = z
-  .object({
-    file: z.string().optional(),
-    name: textFlag('--name').optional(),
-    categoryId: int64Flag('--category-id').optional(),
-    status: statusFlag.optional(),
-    concurrency: intFlag('--concurrency', 1, MAX_CONCURRENCY).optional(),
-  })
-  .transform((flags, ctx): AddOptions => {
+const Flags = z.pipe(
+  z.object({
+    file: z.optional(z.string()),
+    name: z.optional(textFlag('--name')),
+    categoryId: z.optional(int64Flag('--category-id')),
+    status: z.optional(statusFlag),
+    concurrency: z.optional(intFlag('--concurrency', 1, MAX_CONCURRENCY)),
+  }),
+  z.transform((flags, ctx): AddOptions => {
+    const fail = (message: string) => ctx.issues.push({ code: 'custom', message, input: flags });
     const { file, name, categoryId, status, concurrency } = flags;
     if (file !== undefined) {
       if (name !== undefined || categoryId !== undefined || status !== undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          message: '--file cannot be combined with --name, --category-id or --status',
-        });
+        fail('--file cannot be combined with --name, --category-id or --status');
       }
       return { file, concurrency: concurrency ?? DEFAULT_CONCURRENCY };
     }
     if (concurrency !== undefined) {
-      ctx.addIssue({ code: 'custom', message: '--concurrency goes with --file' });
+      fail('--concurrency goes with --file');
       return z.NEVER;
     }
     if (name === undefined || categoryId === undefined) {
       const missing = name === undefined ? '--name' : '--category-id';
-      ctx.addIssue({ code: 'custom', message: `${missing} is required (or give --file)` });
+      fail(`${missing} is required (or give --file)`);
       return z.NEVER;
     }
     return { pet: status === undefined ? { name, categoryId } : { name, categoryId, status } };
-  });
+  }),
+);
 
 export function register(pets: Command, context: ContextFactory): void {
   pets

@@ -3,7 +3,6 @@
 // read as it streams, so memory does not grow with the file.
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import type { z } from 'zod';
 import { createPet } from '../../api/pets.js';
 import type { Context } from '../../context.js';
 import {
@@ -15,9 +14,10 @@ import {
   SilentExit,
   toReport,
 } from '../../errors.js';
-import { parseJson } from '../../json.js';
-import { type RowWriter, rowWriter, writeJsonLine } from '../../render/output.js';
+import { parseJson, stringifyJson } from '../../json.js';
+import { type RowWriter, rowWriter } from '../../render/output.js';
 import { NewPet, type Pet } from '../../schemas.js';
+import type * as z from '../../zod.js';
 import { PET_COLUMNS } from './columns.js';
 
 export const DEFAULT_CONCURRENCY = 8;
@@ -129,10 +129,25 @@ export async function sendAll(
   let firstFailure: CliError | undefined;
   let unreachable: { at: number; error: NetworkError } | undefined;
 
+  // NDJSON lines leave in batches: one write per line costs a system call each.
+  let batch = '';
+  let batchTimer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    clearTimeout(batchTimer);
+    batchTimer = undefined;
+    if (batch !== '') io.out(batch);
+    batch = '';
+  };
+  const writeLine = (value: unknown) => {
+    batch += `${stringifyJson(value)}\n`;
+    if (batch.length >= 16_384) flush();
+    else batchTimer ??= setTimeout(flush, 50);
+  };
+
   const report = (n: number, outcome: Outcome) => {
     if ('pet' in outcome) {
       created += 1;
-      if (options.json) writeJsonLine(io, outcome.pet);
+      if (options.json) writeLine(outcome.pet);
       else {
         rows ??= rowWriter(io, PET_COLUMNS);
         rows.write(outcome.pet);
@@ -140,7 +155,7 @@ export async function sendAll(
     } else {
       failed += 1;
       firstFailure ??= outcome.failure;
-      if (options.json) writeJsonLine(io, { input: n, error: toReport(outcome.failure) });
+      if (options.json) writeLine({ input: n, error: toReport(outcome.failure) });
       else {
         progress?.clear();
         io.err(`error: input ${n}: ${describeError(outcome.failure)}\n`);
@@ -202,6 +217,7 @@ export async function sendAll(
     }
   }
   await Promise.all(inFlight);
+  flush();
   rows?.end();
   progress?.clear();
 

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { z } from 'zod';
 import { getPet } from '../../api/pets.js';
 import type { Context } from '../../context.js';
 import { renderItem } from '../../render/output.js';
 import type { Int64 } from '../../schemas.js';
+import * as z from '../../zod.js';
 import { action, type ContextFactory } from '../action.js';
 import { examples, int64Flag } from '../flags.js';
 import { PET_COLUMNS } from './columns.js';

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { z } from 'zod';
 import { listPets } from '../../api/pets.js';
 import type { Context } from '../../context.js';
 import { renderRows } from '../../render/output.js';
 import { LIMIT_MAX, LIMIT_MIN, PET_STATUSES, type PetStatus } from '../../schemas.js';
+import * as z from '../../zod.js';
 import { action, type ContextFactory } from '../action.js';
 import { examples, intFlag, statusFlag } from '../flags.js';
 import { PET_COLUMNS } from './columns.js';
@@ -14,8 +14,8 @@ export interface ListOptions {
 }
 
 const Flags = z.object({
-  status: statusFlag.optional(),
-  limit: intFlag('--limit', LIMIT_MIN, LIMIT_MAX).optional(),
+  status: z.optional(statusFlag),
+  limit: z.optional(intFlag('--limit', LIMIT_MIN, LIMIT_MAX)),
 });
 
 export function register(pets: Command, context: ContextFactory): void {

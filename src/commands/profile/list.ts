@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { z } from 'zod';
 import {
   BUILTIN_PROFILES,
   profileNames,
@@ -9,6 +8,7 @@ import {
 } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
 import { type Column, renderRows } from '../../render/output.js';
+import * as z from '../../zod.js';
 import { action, type ContextFactory } from '../action.js';
 import { examples } from '../flags.js';
 

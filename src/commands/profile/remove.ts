@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { z } from 'zod';
 import { isBuiltin, storedProfile } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
 import { FlagError } from '../../errors.js';
+import * as z from '../../zod.js';
 import { action, type ContextFactory } from '../action.js';
 import { examples } from '../flags.js';
 

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { z } from 'zod';
 import { isLoopbackHost, parseBaseUrl } from '../../api/urls.js';
 import { isBuiltin, storedProfile } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
 import { FlagError } from '../../errors.js';
+import * as z from '../../zod.js';
 import { action, type ContextFactory } from '../action.js';
 import { examples } from '../flags.js';
 
@@ -17,12 +17,16 @@ export interface SetOptions {
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 const Flags = z.object({
-  name: z.string().regex(PROFILE_NAME, {
-    message:
-      'the profile name must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit',
-  }),
-  baseUrl: z.string().optional(),
-  messagesUrl: z.string().optional(),
+  name: z
+    .string()
+    .check(
+      z.regex(
+        PROFILE_NAME,
+        'the profile name must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit',
+      ),
+    ),
+  baseUrl: z.optional(z.string()),
+  messagesUrl: z.optional(z.string()),
 });
 
 export function register(profile: Command, context: ContextFactory): void {
