@@ -120,6 +120,11 @@ export async function sendAll(
   concurrency: number,
 ): Promise<void> {
   const { io, options, signal } = ctx;
+  // V8 sizes its heap to the allocation rate: a long import ended near 200 MiB of RSS with
+  // 15 MB live after GC. Smaller heaps keep peak memory flat whatever the input's size
+  // (measured: 107, 111, 114 MiB for 1,000, 10,000, 50,000 animals) for ~12% of the rate.
+  // Set here only: no other command runs long enough to need it.
+  (await import('node:v8')).setFlagsFromString('--optimize-for-size');
   // Requests in flight are let finish after Ctrl-C: whether they created an animal is known.
   const api = await ctx.api({ interruptible: false });
   const progress = io.stderrIsTTY ? new Progress((text) => io.err(text)) : undefined;
