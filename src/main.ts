@@ -55,6 +55,21 @@ export function globalOptions(raw: RawGlobals, env: Env): GlobalOptions {
 /** Runs one invocation and returns its exit code. */
 export async function main(argv: readonly string[], deps: MainDeps): Promise<number> {
   const { io, env, signal } = deps;
+  // Answered before the program is loaded: these run often and need none of it.
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    io.out(`${version()}\n`);
+    return ExitCode.ok;
+  }
+  if (argv.length === 2 && argv[0] === '__complete' && argv[1] === 'profiles') {
+    const { profileCompletions } = await import('./completion/profiles.js');
+    io.out(profileCompletions(env));
+    return ExitCode.ok;
+  }
+  // The command tree, zod and the renderer, loaded only when a command runs.
+  const [{ buildProgram }, { createContext }] = await Promise.all([
+    import('./program.js'),
+    import('./context.js'),
+  ]);
   let ctx: Context | undefined;
   const contextFor = (command: Command): Context => {
     if (!ctx) {
@@ -65,28 +80,6 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
     }
     return ctx;
   };
-  // Answered before the program is loaded: these run often and need none of it.
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    io.out(`${version()}\n`);
-    return ExitCode.ok;
-  }
-  if (argv.length === 2 && argv[0] === '__complete' && argv[1] === 'profiles') {
-    const [{ completionProfiles }, { configDir }] = await Promise.all([
-      import('./completion/profiles.js'),
-      import('./config/dir.js'),
-    ]);
-    io.out(
-      completionProfiles(configDir(env))
-        .map((name) => `${name}\n`)
-        .join(''),
-    );
-    return ExitCode.ok;
-  }
-  // The command tree, zod and the renderer, loaded only when a command runs.
-  const [{ buildProgram }, { createContext }] = await Promise.all([
-    import('./program.js'),
-    import('./context.js'),
-  ]);
   const program = buildProgram(io, contextFor);
   if (argv.length === 0) {
     program.outputHelp();
@@ -172,6 +165,6 @@ export async function cli(): Promise<void> {
   });
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
-  // Let pending output drain: set the code, never call process.exit().
+  // Let pending output drain: set the exit code and return instead of exiting at once.
   process.exitCode = code;
 }

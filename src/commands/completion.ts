@@ -2,9 +2,8 @@
 // the hidden `store __complete profiles` is what those scripts call back for profile names.
 import type { Command } from 'commander';
 import { completionScript } from '../completion/generate.js';
-import { completionProfiles } from '../completion/profiles.js';
+import { profileCompletions } from '../completion/profiles.js';
 import { SHELLS, type Shell } from '../completion/shells.js';
-import { configDir } from '../config/dir.js';
 import type { Context } from '../context.js';
 import { FlagError } from '../errors.js';
 import * as z from '../zod.js';
@@ -55,9 +54,5 @@ export async function run(opts: CompletionOptions, ctx: Context, program: Comman
 }
 
 export async function complete(_opts: CompleteOptions, ctx: Context): Promise<void> {
-  ctx.io.out(
-    completionProfiles(configDir(ctx.env))
-      .map((name) => `${name}\n`)
-      .join(''),
-  );
+  ctx.io.out(profileCompletions(ctx.env));
 }

@@ -4,8 +4,10 @@
 // error shows when a command uses it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { configDir } from '../config/dir.js';
 import type { ConfigData } from '../config/file.js';
 import { profileNames } from '../config/profiles.js';
+import type { Env } from '../io.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -21,4 +23,11 @@ export function completionProfiles(dir: string): string[] {
   const profiles = isObject(data) && isObject(data.profiles) ? data.profiles : {};
   // Only the names are used: the values need not be valid profiles.
   return profileNames({ profiles: profiles as ConfigData['profiles'] });
+}
+
+/** What `store __complete profiles` prints: one profile name per line. */
+export function profileCompletions(env: Env): string {
+  return completionProfiles(configDir(env))
+    .map((name) => `${name}\n`)
+    .join('');
 }
