@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { run, configSetup as setup, writeConfigFile } from '../helpers/cli.js';
 import { api, KEY, unexpected } from '../helpers/http.js';
@@ -223,5 +223,20 @@ describe('a config file written by hand', () => {
     expect((await run(['profile', 'use', 'staging'], { env })).code).toBe(0);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ currentProfile: 'staging' });
+  });
+});
+
+describe('a config file that cannot be read', () => {
+  it('exits 1 naming the file (here a folder stands where config.json should be)', async () => {
+    const { env, file } = setup({ STORE_API_KEY: KEY });
+    mkdirSync(file);
+    const result = await run(['pets', 'list'], { env });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: config file ${file} cannot be read (EISDIR: illegal operation on a directory, read); fix or remove it\n`,
+      prompts: [],
+    });
+    expect(unexpected).toEqual([]);
   });
 });

@@ -457,3 +457,48 @@ describe('store orders list', () => {
     expect(result.stdout).toBe('[{"id":9007199254740993}]\n');
   });
 });
+
+describe('every command that calls the API', () => {
+  const PET = '{"id":1,"name":"Rex","categoryId":1}';
+  it.each([
+    ['pets list', ['pets', 'list'], 'get', '/v1/pets'],
+    ['pets add', ['pets', 'add', '--name', 'Rex', '--category-id', '1'], 'post', '/v1/pets'],
+    ['pets get', ['pets', 'get', '1'], 'get', '/v1/pets/1'],
+    ['messages send', ['messages', 'send', 'hi'], 'post', '/v1/messages'],
+    ['orders list', ['orders', 'list'], 'get', '/v1/store/orders'],
+  ] as const)(
+    '%s maps 401 to exit 4 with the Error body, stdout empty',
+    async (_name, argv, method, path) => {
+      const scope = api()
+        [method](path)
+        .reply(401, { code: 'unauthorized', message: 'key revoked', status: 401 });
+      const result = await run([...argv], { env: env() });
+      expect(scope.isDone()).toBe(true);
+      expect(result.code).toBe(4);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.split('\n').slice(-2)).toEqual([
+        'error: key revoked (unauthorized, HTTP 401)',
+        '',
+      ]);
+    },
+  );
+
+  it('pets add --file reports a 401 for each object, exit 4', async () => {
+    api()
+      .post('/v1/pets')
+      .twice()
+      .reply(401, { code: 'unauthorized', message: 'key revoked', status: 401 });
+    const result = await run(['pets', 'add', '--file', '-', '--json', '--concurrency', '1'], {
+      env: env(),
+      stdin: `${PET}\n${PET}\n`,
+    });
+    const line = (n: number) =>
+      `{"input":${n},"error":{"code":"unauthorized","message":"key revoked","status":401}}`;
+    expect(result).toEqual({
+      code: 4,
+      stdout: `${line(1)}\n${line(2)}\n`,
+      stderr: '',
+      prompts: [],
+    });
+  });
+});
