@@ -112,8 +112,11 @@ function toCliError(error: unknown): CliError | number {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') {
       return ExitCode.ok;
     }
-    // Help shown because a command was incomplete (`store pets`): a usage error.
-    if (error.code === 'commander.help') return ExitCode.usage;
+    // Asked for (`store pets help list`): success; shown because a command was incomplete
+    // (`store pets`): a usage error. commander tells them apart by its own exit code.
+    if (error.code === 'commander.help') {
+      return (error as { exitCode?: number }).exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    }
     const message = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
     return new FlagError(message);
   }

@@ -73,4 +73,11 @@ describe('help', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^Usage: store pets \[options\] \[command\]\n/);
   });
+
+  it('shows a command’s help through a noun’s help subcommand with exit 0 (store pets help list)', async () => {
+    const result = await run(['pets', 'help', 'list']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: store pets list \[options\]\n/);
+    expect(result.stderr).toBe('');
+  });
 });
