@@ -13,6 +13,7 @@ import {
 import { FlagError } from './errors.js';
 import type { Env, IOStreams } from './io.js';
 import { chalkFor } from './render/output.js';
+import { sanitize } from './render/sanitize.js';
 
 export interface GlobalOptions {
   profile?: string;
@@ -47,7 +48,8 @@ export function createContext(
   let profile: Promise<ResolvedProfile> | undefined;
   let announced = false;
 
-  const warn = (line: string) => io.err(`${line}\n`);
+  // Warnings and traces quote the server (headers, bodies): shown as text, never as escapes.
+  const warn = (line: string) => io.err(`${sanitize(line)}\n`);
 
   const loadProfile = async (): Promise<ResolvedProfile> => {
     const data: ConfigData = (await ctx.config()).read();
@@ -87,7 +89,7 @@ export function createContext(
         timeoutMs: options.timeoutMs,
         env,
         signal: overrides.interruptible === false ? undefined : signal,
-        trace: options.debug ? (line) => io.err(`${line}\n`) : undefined,
+        trace: options.debug ? (line) => io.err(`${sanitize(line)}\n`) : undefined,
         warn,
         retries: DEFAULT_RETRIES,
         retryBaseMs: DEFAULT_RETRY_BASE_MS,

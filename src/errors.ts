@@ -1,3 +1,5 @@
+import { sanitize } from './render/sanitize.js';
+
 // Every failure the CLI reports is one of these. Commands throw them; main() turns them
 // into one stderr line (or one JSON line under --json) and the contract's exit code.
 
@@ -112,9 +114,12 @@ export function toReport(error: CliError): ErrorReport {
   return { code: error.code, message: error.message, status: error.status };
 }
 
-/** The one-line, human form: `<message> (<code>, HTTP <status>)` for service errors. */
+/** The one-line, human form: `<message> (<code>, HTTP <status>)` for service errors. The
+ * message and code may come from the server: they are shown as text, never as escapes. */
 export function describeError(error: CliError): string {
-  return error instanceof ApiError
-    ? `${error.message} (${error.code}, HTTP ${error.status})`
-    : error.message;
+  return sanitize(
+    error instanceof ApiError
+      ? `${error.message} (${error.code}, HTTP ${error.status})`
+      : error.message,
+  );
 }

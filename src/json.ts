@@ -40,13 +40,29 @@ function writeBigInts(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? JSON.rawJSON(value.toString()) : value;
 }
 
+// JSON.stringify escapes C0 controls (ESC among them) but not C1 controls (U+009B is a
+// one-character CSI) nor line separators and bidi overrides: escaped too, the JSON is as exact
+// (it parses back to the same string) and safe to print on a terminal.
+const UNESCAPED_CONTROLS = /[\u0080-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+function escapeControls(json: string): string {
+  UNESCAPED_CONTROLS.lastIndex = 0;
+  if (!UNESCAPED_CONTROLS.test(json)) return json;
+  return json.replace(
+    UNESCAPED_CONTROLS,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 /** Serialises a value; BigInt values are written as plain JSON integers. */
 export function stringifyJson(value: unknown, indent?: number): string {
+  let json: string;
   try {
     // Native and fast; it throws a TypeError only when it meets a BigInt.
-    return JSON.stringify(value, undefined, indent);
+    json = JSON.stringify(value, undefined, indent);
   } catch (error) {
     if (!(error instanceof TypeError)) throw error;
-    return JSON.stringify(value, writeBigInts, indent);
+    json = JSON.stringify(value, writeBigInts, indent);
   }
+  return escapeControls(json);
 }

@@ -13,6 +13,7 @@ import {
   toReport,
 } from './errors.js';
 import { type Env, type IOStreams, systemIO } from './io.js';
+import { stringifyJson } from './json.js';
 import { version } from './version.js';
 
 export interface MainDeps {
@@ -22,6 +23,8 @@ export interface MainDeps {
 }
 
 const DEFAULT_TIMEOUT_SECONDS = 30;
+/** A day: longer would overflow Node's timers (2^31 ms) and time out at once. */
+const MAX_TIMEOUT_SECONDS = 86_400;
 
 interface RawGlobals {
   profile?: string;
@@ -37,9 +40,10 @@ export function globalOptions(raw: RawGlobals, env: Env): GlobalOptions {
   let timeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
   if (timeoutText !== undefined) {
     timeoutSeconds = Number(timeoutText);
-    if (timeoutText.trim() === '' || !Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
+    const valid = timeoutText.trim() !== '' && timeoutSeconds > 0;
+    if (!valid || !(timeoutSeconds <= MAX_TIMEOUT_SECONDS)) {
       throw new FlagError(
-        `${source} must be a positive number of seconds (got ${JSON.stringify(timeoutText)})`,
+        `${source} must be a positive number of seconds, at most ${MAX_TIMEOUT_SECONDS} (got ${JSON.stringify(timeoutText)})`,
       );
     }
   }
@@ -132,7 +136,7 @@ function report(
 ): number {
   if (typeof error === 'number') return error;
   if (error instanceof SilentExit || error instanceof CancelledError) return error.exitCode;
-  if (how.json) io.err(`${JSON.stringify({ error: toReport(error) })}\n`);
+  if (how.json) io.err(`${stringifyJson({ error: toReport(error) })}\n`);
   else io.err(`error: ${describeError(error)}\n`);
   if (how.debug && how.original instanceof Error && how.original.stack) {
     io.err(`${how.original.stack}\n`);
@@ -157,10 +161,14 @@ export async function cli(): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // Should the event loop ever empty before main() returns, the process must not end with 0.
+  process.exitCode = ExitCode.failure;
   // `store … | head -1`: the reader left; stop quietly instead of an EPIPE stack trace.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-  });
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
+  }
   const code = await main(process.argv.slice(2), {
     io,
     env: process.env,

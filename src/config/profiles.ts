@@ -28,7 +28,8 @@ export const BUILTIN_PROFILES: Readonly<Record<string, ProfileSettings>> = {
 
 export const DEFAULT_PROFILE = 'production';
 
-export type KeySource = 'env' | 'config' | 'default' | 'none';
+/** Where the key comes from; a built-in profile's own key (sandbox) counts as its config. */
+export type KeySource = 'env' | 'config' | 'none';
 
 export interface ResolvedProfile {
   name: string;
@@ -83,12 +84,13 @@ export function resolveProfile(config: ConfigData, env: Env, name: string): Reso
   const storedKey = storedProfile(config, name)?.apiKey;
   let keySource: KeySource = 'none';
   if (env.STORE_API_KEY) keySource = 'env';
-  else if (storedKey) keySource = 'config';
-  else if (settings.apiKey) keySource = 'default';
+  else if (storedKey || settings.apiKey) keySource = 'config';
   return {
     name,
     baseUrl: env.STORE_BASE_URL || settings.baseUrl,
-    messagesUrl: env.STORE_MESSAGES_URL || settings.messagesUrl,
+    // STORE_BASE_URL alone moves the messages URL along: this invocation's key must not go to
+    // the profile's (say, production's) messaging host unasked.
+    messagesUrl: env.STORE_MESSAGES_URL || env.STORE_BASE_URL || settings.messagesUrl,
     apiKey: env.STORE_API_KEY || settings.apiKey,
     keySource,
   };

@@ -56,11 +56,11 @@ export function rowWriter<T>(io: IOStreams, columns: readonly Column<T>[]): RowW
       return io.colorOut && column.color ? column.color(text, chalk) : text;
     });
   if (!io.stdoutIsTTY) {
-    io.out(`${columns.map((c) => c.header).join('\t')}\n`);
+    io.out(`${columns.map((c) => sanitize(c.header)).join('\t')}\n`);
     return { write: (row) => io.out(`${cellsOf(row).join('\t')}\n`), end: () => {} };
   }
   const table = new Table({
-    head: columns.map((c) => chalk.bold(c.header)),
+    head: columns.map((c) => chalk.bold(sanitize(c.header))),
     chars: BORDERLESS,
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
   });

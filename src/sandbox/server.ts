@@ -123,7 +123,7 @@ function getPet({ params: [text = ''], store }: Request): Reply {
 
 // 201 like createPet: the message is a new resource.
 async function sendMessage({ req, store }: Request): Promise<Reply> {
-  const message = store.addMessage((await readBody(req, NewMessage)).message);
+  const message = store.addMessage((await readBody(req, NewMessage, 400)).message);
   await store.save();
   return { status: 201, body: message };
 }
@@ -152,13 +152,17 @@ function singleParam(query: URLSearchParams, name: string): string | undefined {
   return values[0];
 }
 
+/** `wrongTypeStatus`: the spec gives 400 for a content type that is not JSON on the messaging
+ * operation (4.4); elsewhere it is silent, and 415 is the HTTP answer. */
 async function readBody<T extends z.ZodMiniType>(
   req: IncomingMessage,
   schema: T,
+  wrongTypeStatus: 400 | 415 = 415,
 ): Promise<z.output<T>> {
   const mediaType = req.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
   if (mediaType !== 'application/json') {
-    throw new HttpError(415, 'unsupported_media_type', 'Content-Type must be application/json');
+    const code = wrongTypeStatus === 415 ? 'unsupported_media_type' : 'invalid_content_type';
+    throw new HttpError(wrongTypeStatus, code, 'Content-Type must be application/json');
   }
   const text = await readText(req);
   let json: unknown;
@@ -333,7 +337,9 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     });
   });
   const { port } = server.address() as AddressInfo;
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  // Bound to every interface: print the loopback address, which the CLI (and its key) will use.
+  const reachable = { '0.0.0.0': '127.0.0.1', '::': '::1' }[options.host] ?? options.host;
+  const host = reachable.includes(':') ? `[${reachable}]` : reachable;
 
   return {
     url: `http://${host}:${port}/v1`,

@@ -25,7 +25,10 @@ describe('store auth login', () => {
     expect(result).toEqual({
       code: 0,
       stdout: '',
-      stderr: 'Logged in to profile production with key ****6789\n',
+      // STORE_API_KEY is set in this test: the login says it still wins.
+      stderr:
+        'Logged in to profile production with key ****6789\n' +
+        'note: STORE_API_KEY is set, and wins over the stored key while it is\n',
       prompts: [],
     });
     expect(readConfig(file)).toStrictEqual({ profiles: { production: { apiKey: NEW_KEY } } });
@@ -370,7 +373,7 @@ describe('store auth status', () => {
     expect(result).toEqual({
       code: 0,
       stdout:
-        '{"profile":"sandbox","baseUrl":"http://127.0.0.1:4010/v1","keySource":"default","key":"****"}\n',
+        '{"profile":"sandbox","baseUrl":"http://127.0.0.1:4010/v1","keySource":"config","key":"****"}\n',
       stderr: '',
       prompts: [],
     });

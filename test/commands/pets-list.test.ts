@@ -270,9 +270,26 @@ describe('store pets list', () => {
   });
 
   it.each([
-    [['--timeout', '0'], {}, '--timeout must be a positive number of seconds (got "0")'],
-    [['--timeout', 'soon'], {}, '--timeout must be a positive number of seconds (got "soon")'],
-    [[], { STORE_TIMEOUT: '-1' }, 'STORE_TIMEOUT must be a positive number of seconds (got "-1")'],
+    [
+      ['--timeout', '0'],
+      {},
+      '--timeout must be a positive number of seconds, at most 86400 (got "0")',
+    ],
+    [
+      ['--timeout', 'soon'],
+      {},
+      '--timeout must be a positive number of seconds, at most 86400 (got "soon")',
+    ],
+    [
+      ['--timeout', '3000000'],
+      {},
+      '--timeout must be a positive number of seconds, at most 86400 (got "3000000")',
+    ],
+    [
+      [],
+      { STORE_TIMEOUT: '-1' },
+      'STORE_TIMEOUT must be a positive number of seconds, at most 86400 (got "-1")',
+    ],
   ])('rejects a bad time limit %j %j', async (flags, extra, message) => {
     const result = await run(['pets', 'list', ...flags], { env: { ...env(), ...extra } });
     expect(result).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\n`, prompts: [] });

@@ -81,7 +81,9 @@ describe('pets add --file in bulk', () => {
     expect(result).toEqual({
       code: 130,
       stdout: `${[1, 2, 3, 4].map((i) => `{"id":${i},"name":"p${i}","categoryId":1}`).join('\n')}\n`,
-      stderr: 'interrupted: 4 created, 0 failed; inputs from 5 on were not sent\n',
+      stderr:
+        'waiting for 4 requests in flight (Ctrl-C again to quit at once)\n' +
+        'interrupted: 4 created, 0 failed; inputs from 5 on were not sent\n',
       prompts: [],
     });
   });

@@ -370,14 +370,16 @@ describe('POST /v1/messages', () => {
     expect(res.json).toEqual(errorBody(400, 'invalid_body', message));
   });
 
-  it('rejects invalid JSON with 400 and a non-JSON content type with 415', async () => {
+  it('rejects invalid JSON, and a content type that is not JSON, with 400 (spec 4.4)', async () => {
     const sandbox = await start();
     const bad = await call(sandbox, 'POST', '/v1/messages', { body: '{"message":"hi"' });
     expect(bad.status).toBe(400);
     expect(bad.json).toEqual(INVALID_JSON);
     const text = await call(sandbox, 'POST', '/v1/messages', { body: 'hi', type: 'text/plain' });
-    expect(text.status).toBe(415);
-    expect(text.json).toEqual(UNSUPPORTED);
+    expect(text.status).toBe(400);
+    expect(text.json).toEqual(
+      errorBody(400, 'invalid_content_type', 'Content-Type must be application/json'),
+    );
   });
 });
 

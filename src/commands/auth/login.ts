@@ -65,4 +65,7 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
     data.profiles[profile.name] = { ...data.profiles[profile.name], apiKey: key };
   });
   io.err(`Logged in to profile ${profile.name} with key ${maskKey(key)}\n`);
+  if (ctx.env.STORE_API_KEY) {
+    ctx.warn('note: STORE_API_KEY is set, and wins over the stored key while it is');
+  }
 }

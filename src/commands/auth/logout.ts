@@ -29,4 +29,7 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
     if (Object.keys(profile).length === 0) delete data.profiles?.[name];
   });
   ctx.io.err(`Logged out of profile ${name}\n`);
+  if (ctx.env.STORE_API_KEY) {
+    ctx.warn('note: STORE_API_KEY is set: commands still send that key while it is');
+  }
 }

@@ -79,23 +79,23 @@ export async function run(opts: AddOptions, ctx: Context): Promise<void> {
     return;
   }
   const input = await openInput(opts.file, ctx);
-  // Ctrl-C also ends the wait for more input.
-  const stop = () => input.destroy();
-  ctx.signal.addEventListener('abort', stop, { once: true });
   try {
-    await sendAll(readInputs(input), ctx, opts.concurrency);
+    await sendAll(readInputs(input, ctx.signal), ctx, opts.concurrency);
   } finally {
-    ctx.signal.removeEventListener('abort', stop);
     input.destroy();
   }
 }
 
 async function openInput(file: string, ctx: Context): Promise<Readable> {
   if (file === '-') return ctx.io.stdin;
+  let code: string | undefined;
   try {
-    return (await open(file)).createReadStream();
+    const handle = await open(file);
+    if (!(await handle.stat()).isDirectory()) return handle.createReadStream();
+    await handle.close();
+    code = 'EISDIR';
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new FlagError(`cannot read --file ${file}${code ? ` (${code})` : ''}`);
+    code = (error as NodeJS.ErrnoException).code;
   }
+  throw new FlagError(`cannot read --file ${file}${code ? ` (${code})` : ''}`);
 }

@@ -32,16 +32,17 @@ const EXPECTED = 'expected a JSON object, a JSON array or NDJSON';
  * that input's failure. Otherwise (a JSON array, a pretty-printed object) the whole text is one
  * document, and text that is neither is a usage error before anything is sent.
  */
-export async function* readInputs(stream: Readable): AsyncGenerator<Input> {
+export async function* readInputs(stream: Readable, signal?: AbortSignal): AsyncGenerator<Input> {
   let mode: 'start' | 'ndjson' | 'document' = 'start';
   const held: string[] = [];
   let n = 0;
   let lineNo = 0;
-  for await (const line of createInterface({
-    input: stream,
-    crlfDelay: Number.POSITIVE_INFINITY,
-  })) {
+  // The signal closes the reader on Ctrl-C, also while it waits for more input.
+  const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY, signal });
+  for await (const raw of lines) {
     lineNo += 1;
+    // A byte-order mark (files saved by some Windows editors) is not part of the JSON.
+    const line = lineNo === 1 ? raw.replace(/^\uFEFF/, '') : raw;
     if (mode === 'document') {
       held.push(line);
       continue;
@@ -66,6 +67,7 @@ export async function* readInputs(stream: Readable): AsyncGenerator<Input> {
     n += 1;
     yield { n, value };
   }
+  if (signal?.aborted) return;
   if (mode === 'start') throw new FlagError(`--file is empty: ${EXPECTED}`);
   if (mode === 'document') {
     let document: unknown;
@@ -199,6 +201,14 @@ export async function sendAll(
 
   const inFlight = new Set<Promise<void>>();
   let total = 0;
+  // Ctrl-C waits for the requests in flight (up to --timeout): say so, and how to skip it.
+  const onAbort = () => {
+    if (inFlight.size > 0) {
+      progress?.clear();
+      io.err(`waiting for ${inFlight.size} requests in flight (Ctrl-C again to quit at once)\n`);
+    }
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
   for await (const input of inputs) {
     // The window: never more than `concurrency` inputs sent or waiting to be reported.
     while (input.n - next >= concurrency && !signal.aborted) await reported();
@@ -222,6 +232,7 @@ export async function sendAll(
     }
   }
   await Promise.all(inFlight);
+  signal.removeEventListener('abort', onAbort);
   flush();
   rows?.end();
   progress?.clear();
