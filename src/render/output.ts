@@ -36,11 +36,6 @@ export function writeJson(io: IOStreams, data: unknown): void {
   io.out(`${stringifyJson(data, io.stdoutIsTTY ? 2 : undefined)}\n`);
 }
 
-/** One compact JSON value per line (NDJSON). */
-export function writeJsonLine(io: IOStreams, data: unknown): void {
-  io.out(`${stringifyJson(data)}\n`);
-}
-
 export interface RowWriter<T> {
   write(row: T): void;
   end(): void;
