@@ -57,6 +57,9 @@ function promptHidden(
   question: string,
   signal?: AbortSignal,
 ): Promise<string> {
+  // Echo off before the question shows: a key typed or pasted the moment it appears must not
+  // be echoed by the terminal.
+  stdin.setRawMode?.(true);
   stderr.write(question);
   return new Promise((resolve, reject) => {
     let value = '';
@@ -79,7 +82,6 @@ function promptHidden(
       }
     };
     signal?.addEventListener('abort', onAbort, { once: true });
-    stdin.setRawMode?.(true);
     stdin.on('data', onData);
     stdin.resume();
   });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/program.js';
@@ -79,5 +80,17 @@ describe('help', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Usage: store pets list \[options\]\n/);
     expect(result.stderr).toBe('');
+  });
+});
+
+describe('version', () => {
+  it.each([['-V'], ['--version']])('%s prints the version on stdout, exit 0', async (flag) => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    expect(await run([flag])).toEqual({
+      code: 0,
+      stdout: `${pkg.version}\n`,
+      stderr: '',
+      prompts: [],
+    });
   });
 });

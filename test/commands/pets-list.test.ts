@@ -200,6 +200,16 @@ describe('store pets list', () => {
     expect(debug.stderr).not.toContain(KEY);
   });
 
+  it('traces with STORE_DEBUG=1 as with --debug, the key masked', async () => {
+    api().get('/v1/pets').reply(200, '[]');
+    const result = await run(['pets', 'list', '--json'], { env: { ...env(), STORE_DEBUG: '1' } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('[]\n');
+    expect(result.stderr).toMatch(
+      /^> GET https:\/\/api\.animal-store\.example\/v1\/pets\n> Authorization: Bearer \*\*\*\*wxyz\n< 200 OK \(\d+ ms\)\n$/,
+    );
+  });
+
   it('does not follow a redirect', async () => {
     api().get('/v1/pets').reply(302, '', { location: 'https://elsewhere.example/v1/pets' });
     const result = await run(['pets', 'list'], { env: env() });

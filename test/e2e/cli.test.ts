@@ -1,9 +1,12 @@
 // bin/store.js as a process against the sandbox as a process: real HTTP on loopback.
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import {
+  BIN,
+  collect,
   killAll,
   processEnv,
   type SandboxProcess,
@@ -315,6 +318,37 @@ describe('profiles and keys as a user meets them', () => {
       stdout: '',
       stderr: 'error: no API key: run `store auth login` or set STORE_API_KEY\n',
     });
+  });
+
+  it('prompts for the key on a terminal without echoing it, checks it and saves it', async () => {
+    const key = 'typed-key-5678';
+    const sandbox = await startSandbox(['--api-key', key]);
+    const env = processEnv({ STORE_BASE_URL: sandbox.url, STORE_PROFILE: 'sandbox' });
+    // A real pseudo-terminal: `script` runs the command on one, fed from our pipe.
+    const child = spawn(
+      'script',
+      ['-qec', `"${process.execPath}" "${BIN}" auth login`, '/dev/null'],
+      {
+        env,
+      },
+    );
+    child.once('exit', () => child.stdin.end());
+    let screen = '';
+    child.stdout.on('data', (chunk) => {
+      const before = screen;
+      screen += chunk;
+      // Type only once the prompt is up (raw mode on), as a person would.
+      if (!before.includes('API key') && screen.includes('API key for profile sandbox: ')) {
+        child.stdin.write(`${key}\r`);
+      }
+    });
+    const ended = await collect(child);
+    expect(ended.code).toBe(0);
+    expect(screen).toContain('API key for profile sandbox: ');
+    expect(screen).toContain('Logged in to profile sandbox with key ****5678');
+    expect(screen).not.toContain(key);
+    const config = readFileSync(join(env.STORE_CONFIG_DIR as string, 'config.json'), 'utf8');
+    expect(JSON.parse(config)).toEqual({ profiles: { sandbox: { apiKey: key } } });
   });
 
   it('reports a base URL without /v1 as not found (exit 5), not as a bad key', async () => {
