@@ -1,20 +1,10 @@
+import { ExitCode } from './reference/exit-codes.js';
 import { sanitize } from './render/sanitize.js';
 
 // Every failure the CLI reports is one of these. Commands throw them; main() turns them
 // into one stderr line (or one JSON line under --json) and the contract's exit code.
 
-export const ExitCode = {
-  ok: 0,
-  failure: 1,
-  usage: 2,
-  rejected: 3,
-  auth: 4,
-  notFound: 5,
-  network: 6,
-  unavailable: 7,
-  interrupted: 130,
-} as const;
-export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+export { ExitCode } from './reference/exit-codes.js';
 
 export class CliError extends Error {
   constructor(

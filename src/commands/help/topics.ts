@@ -2,6 +2,9 @@
 // for cell (names without their Markdown code marks); test/commands/help-topics.test.ts
 // holds the contract's rows and fails when the two differ.
 
+import { ENVIRONMENT, PRECEDENCE } from '../../reference/environment.js';
+import { EXIT_CODE_TABLE } from '../../reference/exit-codes.js';
+
 type Row = readonly string[];
 
 /** Columns padded to their widest cell, two spaces apart, indented by two. */
@@ -14,55 +17,16 @@ function table(header: Row, rows: readonly Row[]): string {
   return [header, ...rows].map(line).join('\n');
 }
 
-/** Global options that have an environment variable: [env, option, meaning]. */
-export const ENV_WITH_FLAG: readonly Row[] = [
-  [
-    'STORE_PROFILE',
-    '-p, --profile <name>',
-    'profile to use; default: the current profile in the config, else `production`',
-  ],
-  ['NO_COLOR (any value)', '--no-color', 'no ANSI colour; `FORCE_COLOR=1` forces it on a non-TTY'],
-  [
-    'STORE_DEBUG=1',
-    '--debug',
-    'trace each HTTP exchange on stderr; the key is shown masked (`Bearer ****wxyz`)',
-  ],
-  ['STORE_TIMEOUT', '--timeout <seconds>', 'per-request time limit, default 30'],
-];
-
-/** The other environment variables: [env, meaning]. */
-export const ENV_OTHER: readonly Row[] = [
-  ['STORE_API_KEY', 'API key for this invocation; wins over the stored one'],
-  ['STORE_BASE_URL', "base URL (including `/v1`) for this invocation; wins over the profile's"],
-  ['STORE_MESSAGES_URL', "base URL of the messaging operation; wins over the profile's"],
-  [
-    'STORE_CONFIG_DIR',
-    'folder that holds `config.json`; default the platform config folder (XDG on Linux)',
-  ],
-  ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY (and lower-case forms)', 'honoured for every request'],
-];
-
-export const PRECEDENCE =
-  'Precedence, highest first: flag, environment variable, profile in config, built-in default.';
-
-/** [exit, meaning] */
-export const EXIT_CODES: readonly Row[] = [
-  ['0', 'success (an empty list is a success)'],
-  [
-    '1',
-    'any other failure: unexpected status or response shape, unreadable config, internal error',
-  ],
-  [
-    '2',
-    'usage: unknown command or flag, missing or invalid argument or flag value, refused configuration — nothing was sent',
-  ],
-  ['3', 'the API rejected the input (HTTP 400, and other 4xx not listed here)'],
-  ['4', 'authentication missing or rejected (no key, HTTP 401 or 403)'],
-  ['5', 'not found (HTTP 404)'],
-  ['6', 'network: connection refused or reset, DNS, TLS, timeout'],
-  ['7', 'service unavailable: HTTP 5xx or 429, after retries'],
-  ['130', 'interrupted (Ctrl-C)'],
-];
+const ENV_WITH_FLAG: readonly Row[] = ENVIRONMENT.filter((v) => v.flag).map((v) => [
+  v.name,
+  v.flag ?? '',
+  v.meaning,
+]);
+const ENV_OTHER: readonly Row[] = ENVIRONMENT.filter((v) => !v.flag).map((v) => [
+  v.name,
+  v.meaning,
+]);
+const EXIT_CODES: readonly Row[] = EXIT_CODE_TABLE.map((e) => [String(e.code), e.meaning]);
 
 const environment = `Environment variables
 

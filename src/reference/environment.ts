@@ -1,0 +1,53 @@
+// The environment variables: the one table that `store help environment`, the man page and the
+// README's tables are made from or checked against.
+
+export interface EnvironmentVariable {
+  /** As shown, e.g. `STORE_DEBUG=1` or `NO_COLOR (any value)`. */
+  name: string;
+  /** The global option it stands for, when there is one (the flag wins). */
+  flag?: string;
+  meaning: string;
+}
+
+export const ENVIRONMENT: readonly EnvironmentVariable[] = [
+  {
+    name: 'STORE_PROFILE',
+    flag: '-p, --profile <name>',
+    meaning: 'profile to use; default: the current profile in the config, else `production`',
+  },
+  {
+    name: 'NO_COLOR (any value)',
+    flag: '--no-color',
+    meaning: 'no ANSI colour; `FORCE_COLOR=1` forces it on a non-TTY',
+  },
+  {
+    name: 'STORE_DEBUG=1',
+    flag: '--debug',
+    meaning: 'trace each HTTP exchange on stderr; the key is shown masked (`Bearer ****wxyz`)',
+  },
+  {
+    name: 'STORE_TIMEOUT',
+    flag: '--timeout <seconds>',
+    meaning: 'per-request time limit, default 30',
+  },
+  { name: 'STORE_API_KEY', meaning: 'API key for this invocation; wins over the stored one' },
+  {
+    name: 'STORE_BASE_URL',
+    meaning: "base URL (including `/v1`) for this invocation; wins over the profile's",
+  },
+  {
+    name: 'STORE_MESSAGES_URL',
+    meaning: "base URL of the messaging operation; wins over the profile's",
+  },
+  {
+    name: 'STORE_CONFIG_DIR',
+    meaning: 'folder that holds `config.json`; default the platform config folder (XDG on Linux)',
+  },
+  {
+    name: 'HTTPS_PROXY, HTTP_PROXY, NO_PROXY (and lower-case forms)',
+    meaning: 'honoured for every request',
+  },
+];
+
+export const PRECEDENCE =
+  'Precedence, highest first: flag, environment variable, profile in config, built-in default.';
