@@ -2,13 +2,14 @@
 // the hidden `store __complete profiles` is what those scripts call back for profile names.
 import type { Command } from 'commander';
 import { completionScript } from '../completion/generate.js';
+import { words } from '../completion/hints.js';
 import { profileCompletions } from '../completion/profiles.js';
 import { SHELLS, type Shell } from '../completion/shells.js';
 import type { Context } from '../context.js';
 import { FlagError } from '../errors.js';
 import * as z from '../zod.js';
-import { action, type ContextFactory } from './action.js';
-import { choiceFlag, examples } from './flags.js';
+import { defineCommand } from './define.js';
+import { choiceFlag } from './flags.js';
 
 export interface CompletionOptions {
   shell?: Shell;
@@ -18,30 +19,45 @@ export interface CompleteOptions {
   kind: 'profiles';
 }
 
-const Flags = z.object({ shell: z.optional(choiceFlag('shell', SHELLS)) });
-const CompleteFlags = z.object({ kind: choiceFlag('__complete', ['profiles']) });
+export const command = defineCommand({
+  name: 'completion',
+  description: 'Print the shell completion script for bash, zsh or fish',
+  args: {
+    shell: {
+      name: '[shell]',
+      description: SHELLS.join(', '),
+      schema: z.optional(choiceFlag('shell', SHELLS)),
+      complete: words(SHELLS),
+    },
+  },
+  examples: [
+    'store completion zsh > ~/.zfunc/_store',
+    'store completion fish > ~/.config/fish/completions/store.fish',
+    'source <(store completion bash)',
+  ],
+  run: (opts, ctx, invoked) => run(opts, ctx, rootOf(invoked)),
+});
 
-export function register(program: Command, context: ContextFactory): void {
-  program
-    .command('completion')
-    .description('Print the shell completion script for bash, zsh or fish')
-    .argument('[shell]', SHELLS.join(', '))
-    .addHelpText(
-      'after',
-      examples(
-        'store completion zsh > ~/.zfunc/_store',
-        'store completion fish > ~/.config/fish/completions/store.fish',
-        'source <(store completion bash)',
-      ),
-    )
-    .action(action(context, Flags, (opts, ctx) => run(opts, ctx, program)));
-  // Hidden: not a command for people; kept cheap, as it runs on every TAB.
-  program
-    .command('__complete', { hidden: true })
-    .description('Print completion candidates, one per line (used by the completion scripts)')
-    .argument('<kind>', 'profiles')
-    .addHelpText('after', examples('store __complete profiles'))
-    .action(action(context, CompleteFlags, complete));
+// Hidden: not a command for people; kept cheap, as it runs on every TAB.
+export const completeCommand = defineCommand({
+  name: '__complete',
+  hidden: true,
+  description: 'Print completion candidates, one per line (used by the completion scripts)',
+  args: {
+    kind: {
+      name: '<kind>',
+      description: 'profiles',
+      schema: choiceFlag('__complete', ['profiles']),
+    },
+  },
+  examples: ['store __complete profiles'],
+  run: complete,
+});
+
+function rootOf(command: Command): Command {
+  let root = command;
+  while (root.parent) root = root.parent;
+  return root;
 }
 
 export async function run(opts: CompletionOptions, ctx: Context, program: Command): Promise<void> {

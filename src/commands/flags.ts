@@ -1,14 +1,9 @@
-// Validation of what users type, shared by every command. Each schema's messages name
-// the flag and the allowed values; parseFlags turns the first failure into a FlagError.
-import { FlagError } from '../errors.js';
+// The kinds of values users type, shared by every command's declaration: each schema turns a
+// flag's text into a typed value or into a message that names the flag and the allowed values.
+import { FILES, PROFILES, words } from '../completion/hints.js';
 import { INT64_MAX, INT64_MIN, type Int64, PET_STATUSES } from '../schemas.js';
 import * as z from '../zod.js';
-
-export function parseFlags<S extends z.ZodMiniType>(schema: S, raw: unknown): z.output<S> {
-  const result = schema.safeParse(raw);
-  if (result.success) return result.data;
-  throw new FlagError(result.error.issues[0]?.message ?? 'invalid arguments');
-}
+import type { FlagSpec } from './define.js';
 
 /** A flag's text turned into a value by `convert`, which returns an error message instead
  * when the text will not do. */
@@ -60,8 +55,6 @@ export function choiceFlag<const T extends readonly [string, ...string[]]>(
   );
 }
 
-export const statusFlag = choiceFlag('--status', PET_STATUSES);
-
 /** A non-empty text flag. */
 export function textFlag(flag: string) {
   return z
@@ -69,7 +62,27 @@ export function textFlag(flag: string) {
     .check(z.refine((text: string) => text.trim() !== '', `${flag} must not be empty`));
 }
 
-/** Examples shown at the end of a command's --help. */
-export function examples(...lines: string[]): string {
-  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+/** A switch: true when given (or false for a `--no-…` flag), else its default. */
+export function switchFlag(flags: string, description: string, initial = false) {
+  return { flags, description, schema: z._default(z.boolean(), initial) } satisfies FlagSpec;
+}
+
+/** `--status <status>`: one of the pet statuses, completed in shells. */
+export function statusFlag(description: string) {
+  return {
+    flags: '--status <status>',
+    description: `${description} (${PET_STATUSES.join(', ')})`,
+    schema: z.optional(choiceFlag('--status', PET_STATUSES)),
+    complete: words(PET_STATUSES),
+  } satisfies FlagSpec;
+}
+
+/** A profile name, completed from the config. */
+export function profileArg(description: string) {
+  return { name: '<name>', description, schema: z.string(), complete: PROFILES };
+}
+
+/** A file name, completed from the file system. */
+export function fileFlag(flags: string, description: string) {
+  return { flags, description, schema: z.optional(z.string()), complete: FILES } satisfies FlagSpec;
 }

@@ -1,12 +1,11 @@
 // `store sandbox`: a verb-less command, so it sits beside the noun folders. It runs the
 // reference server from src/sandbox/ until Ctrl-C or SIGTERM.
-import type { Command } from 'commander';
 import { isLoopbackHost } from '../api/urls.js';
 import type { Context } from '../context.js';
 import { ConfigError, FlagError } from '../errors.js';
 import * as z from '../zod.js';
-import { action, type ContextFactory } from './action.js';
-import { examples, intFlag } from './flags.js';
+import { defineCommand } from './define.js';
+import { fileFlag, intFlag } from './flags.js';
 
 export interface SandboxCommandOptions {
   port: number;
@@ -16,33 +15,45 @@ export interface SandboxCommandOptions {
   seed?: number;
 }
 
-const Flags = z.object({
-  port: intFlag('--port', 0, 65535),
-  host: z.string().check(z.minLength(1, '--host must not be empty')),
-  apiKey: z.string().check(z.minLength(1, '--api-key must not be empty')),
-  data: z.optional(z.string()),
-  seed: z.optional(intFlag('--seed', 0, 100_000)),
-});
-
-export function register(program: Command, context: ContextFactory): void {
-  program
-    .command('sandbox')
-    .description('Run a local reference server of the service (in memory unless --data)')
-    .option('--port <port>', 'port to listen on (0: any free port)', '4010')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--api-key <key>', 'the key clients must send', 'sandbox')
-    .option('--data <file>', 'keep the data in this JSON file (written atomically)')
-    .option('--seed <n>', 'start with n sample animals when there are none')
-    .addHelpText(
-      'after',
-      examples(
-        'store sandbox --seed 20',
-        'store --profile sandbox pets list',
-        'store sandbox --port 0 --data ./sandbox.json',
+export const command = defineCommand({
+  name: 'sandbox',
+  description: 'Run a local reference server of the service (in memory unless --data)',
+  flags: {
+    port: {
+      flags: '--port <port>',
+      description: 'port to listen on (0: any free port)',
+      schema: z._default(intFlag('--port', 0, 65535), 4010),
+      defaultText: '4010',
+    },
+    host: {
+      flags: '--host <host>',
+      description: 'address to listen on',
+      schema: z._default(z.string().check(z.minLength(1, '--host must not be empty')), '127.0.0.1'),
+      defaultText: '127.0.0.1',
+    },
+    apiKey: {
+      flags: '--api-key <key>',
+      description: 'the key clients must send',
+      schema: z._default(
+        z.string().check(z.minLength(1, '--api-key must not be empty')),
+        'sandbox',
       ),
-    )
-    .action(action(context, Flags, run));
-}
+      defaultText: 'sandbox',
+    },
+    data: fileFlag('--data <file>', 'keep the data in this JSON file (written atomically)'),
+    seed: {
+      flags: '--seed <n>',
+      description: 'start with n sample animals when there are none',
+      schema: z.optional(intFlag('--seed', 0, 100_000)),
+    },
+  },
+  examples: [
+    'store sandbox --seed 20',
+    'store --profile sandbox pets list',
+    'store sandbox --port 0 --data ./sandbox.json',
+  ],
+  run,
+});
 
 export async function run(opts: SandboxCommandOptions, ctx: Context): Promise<void> {
   const { io, signal } = ctx;

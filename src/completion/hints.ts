@@ -1,10 +1,8 @@
-// The one place that says what option and argument values complete to. Commander knows
-// whether an option takes a value but not what the value is; choices() would tell it, but
-// it also validates, with messages other than flags.ts's, so the hints are kept here.
+// What option and argument values complete to. Commander knows whether an option takes a
+// value but not what the value is: each command's declaration (commands/define.ts) says it,
+// and it is attached to commander's Option or Argument here for the completion model to read.
 import type { Argument, Command, Option } from 'commander';
 import { HELP_TOPIC_NAMES } from '../commands/help/topics.js';
-import { PET_STATUSES } from '../schemas.js';
-import { SHELLS } from './shells.js';
 
 export type Values =
   | { kind: 'words'; words: readonly string[] }
@@ -14,29 +12,19 @@ export type Values =
   /** A value nobody can guess (a number, a URL, a name): nothing is offered. */
   | { kind: 'none' };
 
-const PROFILES: Values = { kind: 'profiles' };
-const FILES: Values = { kind: 'files' };
-const NONE: Values = { kind: 'none' };
-const words = (list: readonly string[]): Values => ({ kind: 'words', words: list });
+export const words = (list: readonly string[]): Values => ({ kind: 'words', words: list });
+export const PROFILES: Values = { kind: 'profiles' };
+export const FILES: Values = { kind: 'files' };
 
-/** By long flag, in every command that has an option of that name. */
-const OPTION_VALUES: Readonly<Record<string, Values>> = {
-  '--status': words(PET_STATUSES),
-  '--profile': PROFILES,
-  '--file': FILES,
-  '--data': FILES,
-};
+const declared = new WeakMap<Option | Argument, Values>();
 
-/** By command path and argument name. */
-const ARGUMENT_VALUES: Readonly<Record<string, Values>> = {
-  'profile use <name>': PROFILES,
-  'profile remove <name>': PROFILES,
-  'completion <shell>': words(SHELLS),
-};
+export function setCompletion(target: Option | Argument, values: Values): void {
+  declared.set(target, values);
+}
 
 export function optionValues(option: Option): Values {
   if (option.argChoices) return words(option.argChoices);
-  return (option.long && OPTION_VALUES[option.long]) || NONE;
+  return declared.get(option) ?? { kind: 'none' };
 }
 
 /** What the index-th argument of the command at `path` completes to, if anything. */
@@ -64,5 +52,5 @@ export function argumentValues(
       .filter((name) => name !== 'help');
     return words(path.length === 1 ? [...HELP_TOPIC_NAMES, ...siblings] : siblings);
   }
-  return ARGUMENT_VALUES[`${path.join(' ')} <${argument.name()}>`];
+  return declared.get(argument);
 }

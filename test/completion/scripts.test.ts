@@ -2,11 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { defineCommand } from '../../src/commands/define.js';
+import { fileFlag, switchFlag } from '../../src/commands/flags.js';
 import { completionModel } from '../../src/completion/model.js';
 import { SCRIPT_FILES, SHELLS } from '../../src/completion/shells.js';
 import { buildProgram } from '../../src/program.js';
+import * as z from '../../src/zod.js';
 import { configSetup, run, tempDir, testIO } from '../helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -45,14 +47,26 @@ describe('the completion model', () => {
 
   it('is read from the program: a new command and its flags need no change to the generator', () => {
     const extended = program();
-    extended.addCommand(
-      new Command('zoo')
-        .description('Feed the animals')
-        .option('--food <kind>', 'what to feed')
-        .option('--file <path>', 'a feeding plan')
-        .option('--quiet', 'say nothing')
-        .argument('[animal]', 'one animal'),
-    );
+    defineCommand({
+      name: 'zoo',
+      description: 'Feed the animals',
+      args: {
+        animal: { name: '[animal]', description: 'one animal', schema: z.optional(z.string()) },
+      },
+      flags: {
+        food: {
+          flags: '--food <kind>',
+          description: 'what to feed',
+          schema: z.optional(z.string()),
+        },
+        file: fileFlag('--file <path>', 'a feeding plan'),
+        quiet: switchFlag('--quiet', 'say nothing'),
+      },
+      examples: ['store zoo --food hay'],
+      run: async () => {},
+    }).register(extended, () => {
+      throw new Error('no command runs while generating');
+    });
     const zoo = completionModel(extended).commands.find((command) => command.path[0] === 'zoo');
     expect(zoo).toEqual({
       path: ['zoo'],

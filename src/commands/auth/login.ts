@@ -1,38 +1,29 @@
-import type { Command } from 'commander';
 import { listPets } from '../../api/pets.js';
 import { maskKey } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
 import { ApiError, AuthError, FlagError } from '../../errors.js';
-import * as z from '../../zod.js';
-import { action, type ContextFactory } from '../action.js';
-import { examples } from '../flags.js';
+import { defineCommand } from '../define.js';
+import { switchFlag } from '../flags.js';
 
 export interface LoginOptions {
   withKey: boolean;
   verify: boolean;
 }
 
-const Flags = z.object({
-  withKey: z._default(z.boolean(), false),
-  verify: z._default(z.boolean(), true),
+export const command = defineCommand({
+  name: 'login',
+  description: 'Store an API key for the profile, after checking it with the API',
+  flags: {
+    withKey: switchFlag('--with-key', 'read the key from stdin instead of prompting'),
+    verify: switchFlag('--no-verify', 'save the key without checking it', true),
+  },
+  examples: [
+    'store auth login',
+    'echo "$STORE_KEY" | store auth login --with-key',
+    'store --profile staging auth login',
+  ],
+  run,
 });
-
-export function register(auth: Command, context: ContextFactory): void {
-  auth
-    .command('login')
-    .description('Store an API key for the profile, after checking it with the API')
-    .option('--with-key', 'read the key from stdin instead of prompting')
-    .option('--no-verify', 'save the key without checking it')
-    .addHelpText(
-      'after',
-      examples(
-        'store auth login',
-        'echo "$STORE_KEY" | store auth login --with-key',
-        'store --profile staging auth login',
-      ),
-    )
-    .action(action(context, Flags, run));
-}
 
 export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
   const { io } = ctx;

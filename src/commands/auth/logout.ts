@@ -1,19 +1,13 @@
-import type { Command } from 'commander';
 import { storedProfile } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
-import * as z from '../../zod.js';
-import { action, type ContextFactory } from '../action.js';
-import { examples } from '../flags.js';
+import { defineCommand } from '../define.js';
 
-const Flags = z.object({});
-
-export function register(auth: Command, context: ContextFactory): void {
-  auth
-    .command('logout')
-    .description('Forget the stored API key of the profile')
-    .addHelpText('after', examples('store auth logout', 'store -p staging auth logout'))
-    .action(action(context, Flags, run));
-}
+export const command = defineCommand({
+  name: 'logout',
+  description: 'Forget the stored API key of the profile',
+  examples: ['store auth logout', 'store -p staging auth logout'],
+  run,
+});
 
 export async function run(_opts: object, ctx: Context): Promise<void> {
   const { name } = await ctx.profile();

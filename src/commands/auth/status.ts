@@ -1,12 +1,9 @@
-import type { Command } from 'commander';
 import { listPets } from '../../api/pets.js';
 import { type KeySource, maskKey } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
 import { ApiError, AuthError } from '../../errors.js';
 import { type Column, renderItem } from '../../render/output.js';
-import * as z from '../../zod.js';
-import { action, type ContextFactory } from '../action.js';
-import { examples } from '../flags.js';
+import { defineCommand } from '../define.js';
 
 export interface AuthStatus {
   profile: string;
@@ -22,15 +19,12 @@ const COLUMNS: Column<AuthStatus>[] = [
   { header: 'KEY', value: (s) => s.key },
 ];
 
-const Flags = z.object({});
-
-export function register(auth: Command, context: ContextFactory): void {
-  auth
-    .command('status')
-    .description('Show the profile, where its key comes from, and whether the API accepts it')
-    .addHelpText('after', examples('store auth status', 'store -p staging auth status --json'))
-    .action(action(context, Flags, run));
-}
+export const command = defineCommand({
+  name: 'status',
+  description: 'Show the profile, where its key comes from, and whether the API accepts it',
+  examples: ['store auth status', 'store -p staging auth status --json'],
+  run,
+});
 
 export async function run(_opts: object, ctx: Context): Promise<void> {
   const profile = await ctx.profile();

@@ -4,8 +4,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { FlagError } from '../../errors.js';
 import * as z from '../../zod.js';
-import { action, type ContextFactory } from '../action.js';
-import { examples } from '../flags.js';
+import { type ContextFactory, defineCommand } from '../define.js';
 import { closest } from './suggest.js';
 import { HELP_TOPIC_NAMES, HELP_TOPICS } from './topics.js';
 
@@ -13,20 +12,25 @@ export interface HelpOptions {
   name: string[];
 }
 
-const Flags = z.object({ name: z.array(z.string()) });
+export const command = defineCommand({
+  name: 'help',
+  description: `Show help for a command, or a topic: ${HELP_TOPIC_NAMES.join(', ')}`,
+  args: {
+    name: {
+      name: '[name...]',
+      description: 'a topic, or a command such as "pets list"',
+      schema: z.array(z.string()),
+    },
+  },
+  examples: ['store help exit-codes', 'store help pets list', 'store help environment'],
+  run: (opts, ctx, invoked) => run(opts, ctx, invoked.parent ?? invoked),
+});
 
-export function register(program: Command, context: ContextFactory): void {
-  // Replaces commander's implicit `help [command]` of the program; `store pets help` stays.
+/** Replaces commander's implicit `help [command]` of the program (`store pets help` stays),
+ * and lists the help topics under the program's own help. */
+export function registerHelp(program: Command, context: ContextFactory): void {
   program.helpCommand(false);
-  program
-    .command('help')
-    .description(`Show help for a command, or a topic: ${HELP_TOPIC_NAMES.join(', ')}`)
-    .argument('[name...]', 'a topic, or a command such as "pets list"')
-    .addHelpText(
-      'after',
-      examples('store help exit-codes', 'store help pets list', 'store help environment'),
-    )
-    .action(action(context, Flags, (opts, ctx) => run(opts, ctx, program)));
+  command.register(program, context);
   const width = Math.max(...HELP_TOPIC_NAMES.map((name) => name.length));
   const lines = HELP_TOPIC_NAMES.map(
     (name) => `  $ store help ${name.padEnd(width)}  # ${HELP_TOPICS[name]?.summary}`,

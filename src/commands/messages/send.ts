@@ -1,19 +1,15 @@
-import type { Command } from 'commander';
 import { sendMessage } from '../../api/messages.js';
 import type { Context } from '../../context.js';
 import { FlagError } from '../../errors.js';
 import { type Column, renderItem } from '../../render/output.js';
 import type { Message } from '../../schemas.js';
 import * as z from '../../zod.js';
-import { action, type ContextFactory } from '../action.js';
-import { examples } from '../flags.js';
+import { defineCommand } from '../define.js';
 
 export interface SendOptions {
   /** The text, or undefined / '-' to read it from stdin. */
   text?: string;
 }
-
-const Flags = z.object({ text: z.optional(z.string()) });
 
 const MESSAGE_COLUMNS: Column<Message>[] = [
   { header: 'ID', value: (m) => m.id },
@@ -21,21 +17,23 @@ const MESSAGE_COLUMNS: Column<Message>[] = [
   { header: 'CREATED AT', value: (m) => m.createdAt },
 ];
 
-export function register(messages: Command, context: ContextFactory): void {
-  messages
-    .command('send')
-    .description('Send a message (the text from the argument, or from stdin)')
-    .argument('[text]', 'the message; - or nothing reads it from stdin')
-    .addHelpText(
-      'after',
-      examples(
-        'store messages send "Hello from the store"',
-        'echo "Restock done" | store messages send',
-        'store messages send - < note.txt --json',
-      ),
-    )
-    .action(action(context, Flags, run));
-}
+export const command = defineCommand({
+  name: 'send',
+  description: 'Send a message (the text from the argument, or from stdin)',
+  args: {
+    text: {
+      name: '[text]',
+      description: 'the message; - or nothing reads it from stdin',
+      schema: z.optional(z.string()),
+    },
+  },
+  examples: [
+    'store messages send "Hello from the store"',
+    'echo "Restock done" | store messages send',
+    'store messages send - < note.txt --json',
+  ],
+  run,
+});
 
 export async function run(opts: SendOptions, ctx: Context): Promise<void> {
   const text = await messageText(opts.text, ctx);

@@ -1,14 +1,13 @@
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import type { Command } from 'commander';
 import { createPet } from '../../api/pets.js';
 import type { Context } from '../../context.js';
 import { FlagError } from '../../errors.js';
 import { renderItem } from '../../render/output.js';
-import { type NewPet, PET_STATUSES } from '../../schemas.js';
+import type { NewPet } from '../../schemas.js';
 import * as z from '../../zod.js';
-import { action, type ContextFactory } from '../action.js';
-import { examples, int64Flag, intFlag, statusFlag, textFlag } from '../flags.js';
+import { defineCommand, missingFlags } from '../define.js';
+import { fileFlag, int64Flag, intFlag, statusFlag, textFlag } from '../flags.js';
 import { DEFAULT_CONCURRENCY, readInputs, sendAll } from './bulk.js';
 import { PET_COLUMNS } from './columns.js';
 
@@ -16,61 +15,55 @@ export type AddOptions = { file: string; concurrency: number } | { pet: NewPet }
 
 const MAX_CONCURRENCY = 64;
 
-const Flags = z.pipe(
-  z.object({
-    file: z.optional(z.string()),
-    name: z.optional(textFlag('--name')),
-    categoryId: z.optional(int64Flag('--category-id')),
-    status: z.optional(statusFlag),
-    concurrency: z.optional(intFlag('--concurrency', 1, MAX_CONCURRENCY)),
-  }),
-  z.transform((flags, ctx): AddOptions => {
-    const fail = (message: string) => ctx.issues.push({ code: 'custom', message, input: flags });
-    const { file, name, categoryId, status, concurrency } = flags;
+export const command = defineCommand({
+  name: 'add',
+  description: 'Add an animal, or every animal in a file',
+  flags: {
+    name: {
+      flags: '--name <name>',
+      description: 'the animal’s name',
+      schema: z.optional(textFlag('--name')),
+    },
+    categoryId: {
+      flags: '--category-id <id>',
+      description: 'the id of its category (int64)',
+      schema: z.optional(int64Flag('--category-id')),
+    },
+    status: statusFlag('its status'),
+    file: fileFlag(
+      '--file <path>',
+      'read animals from a file (- for stdin): a JSON object, a JSON array, or NDJSON',
+    ),
+    concurrency: {
+      flags: '--concurrency <n>',
+      description: `with --file: requests in flight at once, 1-${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})`,
+      schema: z.optional(intFlag('--concurrency', 1, MAX_CONCURRENCY)),
+    },
+  },
+  examples: [
+    'store pets add --name Rex --category-id 1 --status available',
+    'store pets add --file animals.ndjson --json > results.ndjson',
+    'echo \'{"name":"Tom","categoryId":2}\' | store pets add --file -',
+  ],
+  check({ file, name, categoryId, status, concurrency }): AddOptions {
     if (file !== undefined) {
       if (name !== undefined || categoryId !== undefined || status !== undefined) {
-        fail('--file cannot be combined with --name, --category-id or --status');
+        throw new FlagError('--file cannot be combined with --name, --category-id or --status');
       }
       return { file, concurrency: concurrency ?? DEFAULT_CONCURRENCY };
     }
-    if (concurrency !== undefined) {
-      fail('--concurrency goes with --file');
-      return z.NEVER;
-    }
+    if (concurrency !== undefined) throw new FlagError('--concurrency goes with --file');
+    const missing = [
+      ...(name === undefined ? ['--name'] : []),
+      ...(categoryId === undefined ? ['--category-id'] : []),
+    ];
     if (name === undefined || categoryId === undefined) {
-      const missing = name === undefined ? '--name' : '--category-id';
-      fail(`${missing} is required (or give --file)`);
-      return z.NEVER;
+      throw missingFlags(missing, ' (or give --file)');
     }
     return { pet: status === undefined ? { name, categoryId } : { name, categoryId, status } };
-  }),
-);
-
-export function register(pets: Command, context: ContextFactory): void {
-  pets
-    .command('add')
-    .description('Add an animal, or every animal in a file')
-    .option('--name <name>', 'the animal’s name')
-    .option('--category-id <id>', 'the id of its category (int64)')
-    .option('--status <status>', `its status (${PET_STATUSES.join(', ')})`)
-    .option(
-      '--file <path>',
-      'read animals from a file (- for stdin): a JSON object, a JSON array, or NDJSON',
-    )
-    .option(
-      '--concurrency <n>',
-      `with --file: requests in flight at once, 1-${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})`,
-    )
-    .addHelpText(
-      'after',
-      examples(
-        'store pets add --name Rex --category-id 1 --status available',
-        'store pets add --file animals.ndjson --json > results.ndjson',
-        'echo \'{"name":"Tom","categoryId":2}\' | store pets add --file -',
-      ),
-    )
-    .action(action(context, Flags, run));
-}
+  },
+  run,
+});
 
 export async function run(opts: AddOptions, ctx: Context): Promise<void> {
   if ('pet' in opts) {

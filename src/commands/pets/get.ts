@@ -1,11 +1,9 @@
-import type { Command } from 'commander';
 import { getPet } from '../../api/pets.js';
 import type { Context } from '../../context.js';
 import { renderItem } from '../../render/output.js';
 import type { Int64 } from '../../schemas.js';
-import * as z from '../../zod.js';
-import { action, type ContextFactory } from '../action.js';
-import { examples, int64Flag } from '../flags.js';
+import { defineCommand } from '../define.js';
+import { int64Flag } from '../flags.js';
 import { PET_COLUMNS } from './columns.js';
 
 export const DEPRECATION_WARNING =
@@ -15,16 +13,13 @@ export interface GetOptions {
   petId: Int64;
 }
 
-const Flags = z.object({ petId: int64Flag('petId') });
-
-export function register(pets: Command, context: ContextFactory): void {
-  pets
-    .command('get')
-    .description('Show one animal (deprecated: use `store pets list --status`)')
-    .argument('<petId>', 'the animal’s id')
-    .addHelpText('after', examples('store pets get 42', 'store pets get 42 --json'))
-    .action(action(context, Flags, run));
-}
+export const command = defineCommand({
+  name: 'get',
+  description: 'Show one animal (deprecated: use `store pets list --status`)',
+  args: { petId: { name: '<petId>', description: 'the animal’s id', schema: int64Flag('petId') } },
+  examples: ['store pets get 42', 'store pets get 42 --json'],
+  run,
+});
 
 export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   // After the profile and key are settled, so a usage error stays a single line.

@@ -1,4 +1,3 @@
-import type { Command } from 'commander';
 import {
   BUILTIN_PROFILES,
   profileNames,
@@ -8,9 +7,7 @@ import {
 } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
 import { type Column, renderRows } from '../../render/output.js';
-import * as z from '../../zod.js';
-import { action, type ContextFactory } from '../action.js';
-import { examples } from '../flags.js';
+import { defineCommand } from '../define.js';
 
 /** What `profile list` shows of a profile: never the key itself. */
 export interface ProfileRow {
@@ -35,15 +32,12 @@ const COLUMNS: Column<ProfileRow>[] = [
   { header: 'KEY', value: keyLabel },
 ];
 
-const Flags = z.object({});
-
-export function register(profile: Command, context: ContextFactory): void {
-  profile
-    .command('list')
-    .description('List profiles; * marks the one in use')
-    .addHelpText('after', examples('store profile list', 'store profile list --json'))
-    .action(action(context, Flags, run));
-}
+export const command = defineCommand({
+  name: 'list',
+  description: 'List profiles; * marks the one in use',
+  examples: ['store profile list', 'store profile list --json'],
+  run,
+});
 
 export async function run(_opts: object, ctx: Context): Promise<void> {
   const data = (await ctx.config()).read();

@@ -1,25 +1,20 @@
-import type { Command } from 'commander';
 import { isBuiltin, storedProfile } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
 import { FlagError } from '../../errors.js';
-import * as z from '../../zod.js';
-import { action, type ContextFactory } from '../action.js';
-import { examples } from '../flags.js';
+import { defineCommand } from '../define.js';
+import { profileArg } from '../flags.js';
 
 export interface RemoveOptions {
   name: string;
 }
 
-const Flags = z.object({ name: z.string() });
-
-export function register(profile: Command, context: ContextFactory): void {
-  profile
-    .command('remove')
-    .description('Remove a profile you created, with its stored key')
-    .argument('<name>', 'the profile')
-    .addHelpText('after', examples('store profile remove eu'))
-    .action(action(context, Flags, run));
-}
+export const command = defineCommand({
+  name: 'remove',
+  description: 'Remove a profile you created, with its stored key',
+  args: { name: profileArg('the profile') },
+  examples: ['store profile remove eu'],
+  run,
+});
 
 export async function run(opts: RemoveOptions, ctx: Context): Promise<void> {
   if (isBuiltin(opts.name)) {

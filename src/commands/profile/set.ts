@@ -1,11 +1,9 @@
-import type { Command } from 'commander';
 import { isLoopbackHost, parseBaseUrl } from '../../api/urls.js';
 import { isBuiltin, storedProfile } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
 import { FlagError } from '../../errors.js';
 import * as z from '../../zod.js';
-import { action, type ContextFactory } from '../action.js';
-import { examples } from '../flags.js';
+import { defineCommand } from '../define.js';
 
 export interface SetOptions {
   name: string;
@@ -16,35 +14,41 @@ export interface SetOptions {
 /** Letters, digits, '-', '_' and '.': names that are safe in a shell and in completion. */
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-const Flags = z.object({
-  name: z
-    .string()
-    .check(
-      z.regex(
-        PROFILE_NAME,
-        'the profile name must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit',
-      ),
-    ),
-  baseUrl: z.optional(z.string()),
-  messagesUrl: z.optional(z.string()),
+export const command = defineCommand({
+  name: 'set',
+  description: 'Create or update a profile',
+  args: {
+    name: {
+      name: '<name>',
+      description: 'the profile',
+      schema: z
+        .string()
+        .check(
+          z.regex(
+            PROFILE_NAME,
+            'the profile name must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit',
+          ),
+        ),
+    },
+  },
+  flags: {
+    baseUrl: {
+      flags: '--base-url <url>',
+      description: 'base URL of the API, including /v1',
+      schema: z.optional(z.string()),
+    },
+    messagesUrl: {
+      flags: '--messages-url <url>',
+      description: 'base URL of the messaging operation (default: the base URL)',
+      schema: z.optional(z.string()),
+    },
+  },
+  examples: [
+    'store profile set eu --base-url https://eu.animal-store.example/v1',
+    'store profile set local --base-url http://localhost:8080/v1',
+  ],
+  run,
 });
-
-export function register(profile: Command, context: ContextFactory): void {
-  profile
-    .command('set')
-    .description('Create or update a profile')
-    .argument('<name>', 'the profile')
-    .option('--base-url <url>', 'base URL of the API, including /v1')
-    .option('--messages-url <url>', 'base URL of the messaging operation (default: the base URL)')
-    .addHelpText(
-      'after',
-      examples(
-        'store profile set eu --base-url https://eu.animal-store.example/v1',
-        'store profile set local --base-url http://localhost:8080/v1',
-      ),
-    )
-    .action(action(context, Flags, run));
-}
 
 export async function run(opts: SetOptions, ctx: Context): Promise<void> {
   const urls = [

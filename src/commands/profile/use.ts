@@ -1,25 +1,20 @@
-import type { Command } from 'commander';
 import { profileExists, profileNames } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
 import { FlagError } from '../../errors.js';
-import * as z from '../../zod.js';
-import { action, type ContextFactory } from '../action.js';
-import { examples } from '../flags.js';
+import { defineCommand } from '../define.js';
+import { profileArg } from '../flags.js';
 
 export interface UseOptions {
   name: string;
 }
 
-const Flags = z.object({ name: z.string() });
-
-export function register(profile: Command, context: ContextFactory): void {
-  profile
-    .command('use')
-    .description('Make a profile the current one')
-    .argument('<name>', 'the profile')
-    .addHelpText('after', examples('store profile use staging', 'store profile use production'))
-    .action(action(context, Flags, run));
-}
+export const command = defineCommand({
+  name: 'use',
+  description: 'Make a profile the current one',
+  args: { name: profileArg('the profile') },
+  examples: ['store profile use staging', 'store profile use production'],
+  run,
+});
 
 export async function run(opts: UseOptions, ctx: Context): Promise<void> {
   const config = await ctx.config();

@@ -1,0 +1,149 @@
+// A command is declared once: its words, arguments and flags (each with its parser, help text
+// and completion values), examples, and the function that runs it. From that one declaration
+// come the commander command, its --help, its completion, the man page, and the typed options
+// `run` receives. Flags are parsed and validated here, before `run`: a bad value is exit 2 with
+// nothing sent.
+import { Argument, type Command, Option } from 'commander';
+import { setCompletion, type Values } from '../completion/hints.js';
+import type { Context } from '../context.js';
+import { FlagError } from '../errors.js';
+import type * as z from '../zod.js';
+
+/** Builds (once) the context of the invocation that is running `command`. */
+export type ContextFactory = (command: Command) => Context;
+
+export interface FlagSpec<S extends z.ZodMiniType = z.ZodMiniType> {
+  /** As commander spells it: `-X, --method <method>`, `--with-key`, `--no-verify`. */
+  flags: string;
+  description: string;
+  /** Parses what commander collected: a string (or undefined) for a flag with a value, a
+   * boolean for a switch, an array of strings for a repeatable flag. */
+  schema: S;
+  /** What the value completes to in a shell. */
+  complete?: Values;
+  /** The flag may be given more than once; its values are collected in order. */
+  repeatable?: boolean;
+  /** Shown in --help as `(default: …)`; the schema supplies the value itself. */
+  defaultText?: string;
+}
+
+export interface ArgSpec<S extends z.ZodMiniType = z.ZodMiniType> {
+  /** As commander spells it: `<petId>`, `[text]`, `[name...]`. */
+  name: string;
+  description: string;
+  schema: S;
+  complete?: Values;
+}
+
+type Outputs<T extends Record<string, { schema: z.ZodMiniType }>> = {
+  [K in keyof T]: z.output<T[K]['schema']>;
+};
+
+/** The options `run` gets when the declaration has no `check`: every flag and argument. */
+export type Parsed<
+  F extends Record<string, FlagSpec>,
+  A extends Record<string, ArgSpec>,
+> = Outputs<F> & Outputs<A>;
+
+export interface CommandSpec<
+  F extends Record<string, FlagSpec>,
+  A extends Record<string, ArgSpec>,
+  O,
+> {
+  name: string;
+  description: string;
+  hidden?: boolean;
+  /** Positional arguments, in order; the key is the name `run` sees. */
+  args?: A;
+  /** The key is the name `run` sees, and must be commander's camel-case name of the flag. */
+  flags?: F;
+  /** Lines shown under "Examples:" in --help, without the `$ `. */
+  examples: readonly string[];
+  /** Rules between flags (one excludes another…): returns the options `run` gets, or throws a
+   * FlagError. Without it, `run` gets the parsed flags and arguments as they are. */
+  check?: (parsed: Parsed<F, A>) => O;
+  run(opts: O, ctx: Context, command: Command): Promise<void>;
+}
+
+export interface CommandDefinition {
+  readonly name: string;
+  register(parent: Command, context: ContextFactory): Command;
+}
+
+/** Examples shown at the end of a command's --help. */
+export function examples(lines: readonly string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+}
+
+/** Turns a flag declaration into commander's Option (shared with the global options). */
+export function toOption(key: string, spec: FlagSpec): Option {
+  const option = new Option(spec.flags, spec.description);
+  if (option.attributeName() !== key) {
+    throw new Error(`flag ${spec.flags} is declared as "${key}", not "${option.attributeName()}"`);
+  }
+  if (spec.repeatable) {
+    option.argParser((value: string, previous: string[] | undefined) => [
+      ...(previous ?? []),
+      value,
+    ]);
+  }
+  if (spec.defaultText !== undefined) option.default(undefined, spec.defaultText);
+  if (spec.complete) setCompletion(option, spec.complete);
+  return option;
+}
+
+export function defineCommand<
+  F extends Record<string, FlagSpec> = Record<never, FlagSpec>,
+  A extends Record<string, ArgSpec> = Record<never, ArgSpec>,
+  O = Parsed<F, A>,
+>(spec: CommandSpec<F, A, O>): CommandDefinition {
+  const flags = Object.entries(spec.flags ?? {}) as [string, FlagSpec][];
+  const args = Object.entries(spec.args ?? {}) as [string, ArgSpec][];
+  return {
+    name: spec.name,
+    register(parent, context) {
+      const command = parent
+        .command(spec.name, { hidden: spec.hidden === true })
+        .description(spec.description)
+        .addHelpText('after', examples(spec.examples));
+      for (const [key, arg] of args) {
+        const argument = new Argument(arg.name, arg.description);
+        if (argument.name() !== key) {
+          throw new Error(`argument ${arg.name} is declared as "${key}"`);
+        }
+        if (arg.complete) setCompletion(argument, arg.complete);
+        command.addArgument(argument);
+      }
+      for (const [key, flag] of flags) command.addOption(toOption(key, flag));
+      command.action(async (...received: unknown[]) => {
+        const invoked = received[received.length - 1] as Command;
+        const raw: Record<string, unknown> = invoked.opts();
+        const values: Record<string, unknown> = {};
+        for (const [key, flag] of flags) values[key] = parseValue(flag.schema, raw[key]);
+        args.forEach(([key, arg], i) => {
+          values[key] = parseValue(arg.schema, invoked.processedArgs[i]);
+        });
+        const parsed = values as Parsed<F, A>;
+        const opts = spec.check ? spec.check(parsed) : (parsed as O);
+        await spec.run(opts, context(invoked), invoked);
+      });
+      return command;
+    },
+  };
+}
+
+/** One value through its schema; the first issue becomes the usage error. */
+export function parseValue<S extends z.ZodMiniType>(schema: S, raw: unknown): z.output<S> {
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  throw new FlagError(result.error.issues[0]?.message ?? 'invalid arguments');
+}
+
+/** One error naming every missing flag: `--name and --category-id are required`. */
+export function missingFlags(names: readonly string[], hint = ''): FlagError {
+  const list =
+    names.length <= 1
+      ? (names[0] ?? '')
+      : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  return new FlagError(`${list} ${names.length > 1 ? 'are' : 'is'} required${hint}`);
+}
