@@ -1,6 +1,7 @@
 // What a command gets besides its options: IO, and config / profile / API client built
 // lazily, at most once per invocation, so a command pays only for what it uses.
-import type { ApiClient } from './api/client.js';
+import type { ApiClient, RetryNotice } from './api/client.js';
+import type { RetryTiming } from './api/retry.js';
 import { configDir } from './config/dir.js';
 import { type ConfigData, ConfigFile } from './config/file.js';
 import {
@@ -33,9 +34,21 @@ export interface Context {
   /** The selected profile with environment overrides applied. */
   profile(): Promise<ResolvedProfile>;
   /** A client for the selected profile; `apiKey` replaces the resolved key (auth login);
-   * `interruptible: false` lets requests in flight finish after Ctrl-C (bulk add). */
-  api(overrides?: { apiKey?: string; interruptible?: boolean }): Promise<ApiClient>;
+   * `interruptible: false` lets requests in flight finish after Ctrl-C (bulk add); `retries`
+   * replaces the default number of further attempts. */
+  api(overrides?: {
+    apiKey?: string;
+    interruptible?: boolean;
+    retries?: number;
+  }): Promise<ApiClient>;
   warn(line: string): void;
+  /** A deprecation warning, unless STORE_NO_DEPRECATION_WARNINGS=1 silences them. */
+  deprecation(line: string): void;
+}
+
+/** What a test may replace: how long retries wait. */
+export interface ContextDeps {
+  timing?: Partial<RetryTiming>;
 }
 
 export function createContext(
@@ -43,6 +56,7 @@ export function createContext(
   env: Env,
   options: GlobalOptions,
   signal: AbortSignal,
+  deps: ContextDeps = {},
 ): Context {
   let config: Promise<ConfigFile> | undefined;
   let profile: Promise<ResolvedProfile> | undefined;
@@ -50,6 +64,15 @@ export function createContext(
 
   // Warnings and traces quote the server (headers, bodies): shown as text, never as escapes.
   const warn = (line: string) => io.err(`${sanitize(line)}\n`);
+  const deprecationsOn = env.STORE_NO_DEPRECATION_WARNINGS !== '1';
+  const dim = (line: string) => io.err(`${chalkFor(io.colorErr).dim(sanitize(line))}\n`);
+  // On a terminal each retry says so, so a long wait is never silent.
+  const onRetry = io.stderrIsTTY
+    ? (notice: RetryNotice) =>
+        dim(
+          `${notice.reason}; retrying in ${(notice.delayMs / 1000).toFixed(1)} s (attempt ${notice.attempt} of ${notice.attempts})`,
+        )
+    : undefined;
 
   const loadProfile = async (): Promise<ResolvedProfile> => {
     const data: ConfigData = (await ctx.config()).read();
@@ -81,7 +104,12 @@ export function createContext(
     api: async (overrides = {}) => {
       const resolved = await ctx.profile();
       // Loaded on first use: commands that never call the API do not pay for the HTTP stack.
-      const { ApiClient, DEFAULT_RETRIES, DEFAULT_RETRY_BASE_MS } = await import('./api/client.js');
+      const [{ ApiClient }, { realTiming }] = await Promise.all([
+        import('./api/client.js'),
+        import('./api/retry.js'),
+      ]);
+      const timing = { ...realTiming(overrides.retries), ...deps.timing };
+      if (overrides.retries !== undefined) timing.retries = overrides.retries;
       const client = new ApiClient({
         baseUrl: resolved.baseUrl,
         messagesUrl: resolved.messagesUrl,
@@ -90,20 +118,21 @@ export function createContext(
         env,
         signal: overrides.interruptible === false ? undefined : signal,
         trace: options.debug ? (line) => io.err(`${sanitize(line)}\n`) : undefined,
-        warn,
-        retries: DEFAULT_RETRIES,
-        retryBaseMs: DEFAULT_RETRY_BASE_MS,
+        warn: deprecationsOn ? warn : undefined,
+        timing,
+        onRetry,
       });
       // So nobody hits staging or production by accident, say which profile is in use.
       if (!announced && resolved.name !== DEFAULT_PROFILE && io.stderrIsTTY) {
         announced = true;
-        io.err(
-          `${chalkFor(io.colorErr).dim(`Using profile ${resolved.name} (${resolved.baseUrl})`)}\n`,
-        );
+        dim(`Using profile ${resolved.name} (${resolved.baseUrl})`);
       }
       return client;
     },
     warn,
+    deprecation: (line) => {
+      if (deprecationsOn) warn(line);
+    },
   };
   return ctx;
 }

@@ -2,7 +2,7 @@
 // stderr and the contract's exit code. Nothing below this file sets the exit code.
 import process from 'node:process';
 import type { Command } from 'commander';
-import type { Context, GlobalOptions } from './context.js';
+import type { Context, ContextDeps, GlobalOptions } from './context.js';
 import {
   CancelledError,
   CliError,
@@ -14,9 +14,10 @@ import {
 } from './errors.js';
 import { type Env, type IOStreams, systemIO } from './io.js';
 import { stringifyJson } from './json.js';
+import { sanitize } from './render/sanitize.js';
 import { version } from './version.js';
 
-export interface MainDeps {
+export interface MainDeps extends ContextDeps {
   io: IOStreams;
   env: Env;
   signal: AbortSignal;
@@ -80,7 +81,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       const options = globalOptions(command.optsWithGlobals<RawGlobals>(), env);
       io.colorOut &&= options.color && !options.json;
       io.colorErr &&= options.color;
-      ctx = createContext(io, env, options, signal);
+      ctx = createContext(io, env, options, signal, deps);
     }
     return ctx;
   };
@@ -138,8 +139,10 @@ function report(
   if (error instanceof SilentExit || error instanceof CancelledError) return error.exitCode;
   if (how.json) io.err(`${stringifyJson({ error: toReport(error) })}\n`);
   else io.err(`error: ${describeError(error)}\n`);
-  if (how.debug && how.original instanceof Error && how.original.stack) {
-    io.err(`${how.original.stack}\n`);
+  // A stack trace helps only with a bug: an API or usage error is told in full above.
+  const internal = !(how.original instanceof CliError);
+  if (how.debug && internal && how.original instanceof Error && how.original.stack) {
+    io.err(`${how.original.stack.split('\n').map(sanitize).join('\n')}\n`);
   }
   return error.exitCode;
 }

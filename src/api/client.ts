@@ -1,39 +1,38 @@
-// The one HTTP layer. Every request of every command goes through ApiClient.send:
-// URL and key checks, Authorization, time limit, int64-safe JSON, Error bodies,
-// deprecation headers, --debug traces. Commands call the typed functions beside this file.
+// The one HTTP layer. Every request of every command goes through ApiClient.request: URL and
+// key checks, Authorization, retries by method (retry.ts), the time limit and the body cap
+// (transport.ts), deprecation headers and --debug traces. `send` adds the reading of a JSON
+// answer against a schema, and Error bodies (errors.ts). Commands call the typed functions
+// beside this file; `store api` calls `request` itself.
 import { STATUS_CODES } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
 import { maskKey } from '../config/profiles.js';
-import {
-  ApiError,
-  AuthError,
-  CancelledError,
-  CliError,
-  NetworkError,
-  ResponseError,
-} from '../errors.js';
+import { AuthError, CancelledError, type CliError, ResponseError } from '../errors.js';
 import type { Env } from '../io.js';
 import { parseJson, stringifyJson } from '../json.js';
-import { ErrorBody } from '../schemas.js';
 import type * as z from '../zod.js';
-import { checkKeyTarget, isLoopbackHost, parseBaseUrl } from './urls.js';
+import { errorFromResponse } from './errors.js';
+import {
+  backoffMs,
+  type RetryTiming,
+  retriesFailure,
+  retriesStatus,
+  retryAfterMs,
+} from './retry.js';
+import { type Exchange, type Method, type ResponseHeaders, Transport } from './transport.js';
+import { checkKeyTarget, parseBaseUrl } from './urls.js';
 
-export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+export { MAX_BODY_BYTES } from './transport.js';
 
-/** GETs are retried on these: the server did not do the work, or asks to come back later. */
-const RETRY_STATUSES = new Set([429, 502, 503, 504]);
-export const DEFAULT_RETRIES = 2;
-export const DEFAULT_RETRY_BASE_MS = 250;
-/** The longest Retry-After honoured; a server asking for more gets this. */
-export const RETRY_AFTER_CAP_MS = 10_000;
+/** How much of each body a --debug trace shows. */
+const TRACE_BODY_BYTES = 4096;
 
-type Headers = Record<string, string | string[] | undefined>;
-
-interface Exchange {
-  status: number;
-  headers: Headers;
-  text: string;
+export interface RetryNotice {
+  /** What went wrong: `HTTP 503`, `cannot reach …`. */
+  reason: string;
+  delayMs: number;
+  /** The attempt about to be made, and how many there can be at most. */
+  attempt: number;
+  attempts: number;
+  status?: number;
 }
 
 export interface ApiClientOptions {
@@ -42,40 +41,44 @@ export interface ApiClientOptions {
   apiKey: string;
   timeoutMs: number;
   env: Env;
+  /** Ctrl-C; absent where requests in flight are let finish (bulk add). */
   signal?: AbortSignal;
   /** Receives --debug trace lines; absent when tracing is off. */
   trace?: (line: string) => void;
-  /** Receives warning lines (deprecation headers). */
-  warn: (line: string) => void;
-  /** Further attempts after a retryable failure (see isRetryableFailure, RETRY_STATUSES). */
-  retries: number;
-  /** First backoff delay; it doubles with each retry, with jitter. */
-  retryBaseMs: number;
+  /** Receives warning lines (deprecation headers); absent when they are silenced. */
+  warn?: (line: string) => void;
+  timing: RetryTiming;
+  /** Told before each retry's wait (a terminal shows it). */
+  onRetry?: (notice: RetryNotice) => void;
 }
 
-export interface SendOptions<S extends z.ZodMiniType> {
-  method: 'GET' | 'POST';
-  /** Which base the path is relative to. */
+export interface RequestOptions {
+  method: Method;
+  /** Relative to the base URL (or the messages URL), e.g. `/pets`; or a URL already checked
+   * to be on one of the profile's origins. */
+  path: string | URL;
   base?: 'api' | 'messages';
-  path: string;
   query?: Record<string, string | number | undefined>;
-  body?: unknown;
-  schema: S;
+  /** A value sent as JSON. */
+  json?: unknown;
+  /** A body sent as it is. */
+  body?: { data: string | Buffer; contentType?: string };
+  headers?: Record<string, string>;
+  /** A deprecation the command already announced (its sunset date): not said twice. */
+  announcedSunset?: string;
+  onRetry?: (notice: RetryNotice) => void;
 }
 
-function joinUrl(base: URL, path: string, query: SendOptions<z.ZodMiniType>['query']): URL {
-  const url = new URL(base.href.replace(/\/+$/, '') + path);
-  for (const [name, value] of Object.entries(query ?? {})) {
-    if (value !== undefined) url.searchParams.set(name, String(value));
-  }
-  return url;
+export interface ApiResponse extends Exchange {
+  method: Method;
+  url: URL;
+  attempts: number;
 }
 
 export class ApiClient {
   private readonly baseUrl: URL;
   private readonly messagesUrl: URL;
-  private directAgent?: Dispatcher;
-  private proxyAgent?: Dispatcher;
+  private readonly transport: Transport;
 
   constructor(private readonly options: ApiClientOptions) {
     if (!options.apiKey) {
@@ -83,146 +86,113 @@ export class ApiClient {
     }
     this.baseUrl = parseBaseUrl(options.baseUrl, 'the base URL');
     this.messagesUrl = parseBaseUrl(options.messagesUrl, 'the messages URL');
+    this.transport = new Transport({ env: options.env, timeoutMs: options.timeoutMs });
   }
 
-  /** Loopback never goes through a proxy; everything else honours *_PROXY / NO_PROXY. */
-  private dispatcherFor(url: URL): Dispatcher {
-    if (isLoopbackHost(url.hostname)) {
-      this.directAgent ??= new Agent();
-      return this.directAgent;
+  /** The origins the key may be sent to: the profile's base and messages URLs. */
+  get origins(): { base: URL; messages: URL } {
+    return { base: this.baseUrl, messages: this.messagesUrl };
+  }
+
+  url(path: string, base: 'api' | 'messages' = 'api', query: RequestOptions['query'] = {}): URL {
+    const root = base === 'messages' ? this.messagesUrl : this.baseUrl;
+    const relative = path.startsWith('/') ? path : `/${path}`;
+    const url = new URL(root.href.replace(/\/+$/, '') + relative);
+    for (const [name, value] of Object.entries(query)) {
+      if (value !== undefined) url.searchParams.set(name, String(value));
     }
-    const { env } = this.options;
-    this.proxyAgent ??= new EnvHttpProxyAgent({
-      httpProxy: env.HTTP_PROXY ?? env.http_proxy,
-      httpsProxy: env.HTTPS_PROXY ?? env.https_proxy,
-      noProxy: env.NO_PROXY ?? env.no_proxy,
-    });
-    return this.proxyAgent;
+    return url;
   }
 
-  async send<S extends z.ZodMiniType>(opts: SendOptions<S>): Promise<z.output<S>> {
-    const base = opts.base === 'messages' ? this.messagesUrl : this.baseUrl;
-    const url = joinUrl(base, opts.path, opts.query);
+  /** Sends the request, again where retry.ts allows, and returns the last answer whatever
+   * its status. Fails only when no answer came (network, time limit, Ctrl-C). */
+  async request(opts: RequestOptions): Promise<ApiResponse> {
+    const url = opts.path instanceof URL ? opts.path : this.url(opts.path, opts.base, opts.query);
     checkKeyTarget(url);
-    const { trace } = this.options;
+    const method = opts.method.toUpperCase();
     const headers: Record<string, string> = {
-      authorization: `Bearer ${this.options.apiKey}`,
       accept: 'application/json',
+      ...lowerCaseKeys(opts.headers ?? {}),
+      authorization: `Bearer ${this.options.apiKey}`,
     };
-    let body: string | undefined;
-    if (opts.body !== undefined) {
-      body = stringifyJson(opts.body);
+    let body: string | Buffer | undefined;
+    if (opts.json !== undefined) {
+      body = stringifyJson(opts.json);
       headers['content-type'] = 'application/json';
+    } else if (opts.body !== undefined) {
+      body = opts.body.data;
+      if (opts.body.contentType) headers['content-type'] ??= opts.body.contentType;
     }
-    trace?.(`> ${opts.method} ${url.href}`);
-    trace?.(`> Authorization: Bearer ${maskKey(this.options.apiKey)}`);
-    if (body !== undefined) trace?.(`> ${body}`);
+    this.traceRequest(method, url, headers, body);
 
-    for (let attempt = 0; ; attempt += 1) {
-      const retriesLeft = attempt < this.options.retries;
+    const { timing, signal } = this.options;
+    const attempts = timing.retries + 1;
+    for (let attempt = 1; ; attempt += 1) {
+      const last = attempt >= attempts;
+      const started = performance.now();
       let exchange: Exchange;
       try {
-        exchange = await this.exchange(opts.method, url, headers, body);
+        exchange = await this.transport.exchange({ method, url, headers, body, signal });
       } catch (error) {
-        if (!retriesLeft || !isRetryableFailure(error, opts.method)) throw error;
-        await this.pause(
-          backoffMs(attempt, this.options.retryBaseMs),
-          `${(error as Error).message}`,
-        );
+        if (last || !retriesFailure(method, error)) throw withAttempts(error, attempt);
+        await this.pause(opts, backoffMs(attempt - 1, timing), (error as Error).message, attempt);
         continue;
       }
-      this.warnIfDeprecated(opts.method, opts.path, exchange.headers);
-      // Only a GET is retried on a status: the server has seen a POST, which must not run twice.
-      if (retriesLeft && opts.method === 'GET' && RETRY_STATUSES.has(exchange.status)) {
-        const wait = retryAfterMs(exchange.headers['retry-after']);
-        await this.pause(
-          wait ?? backoffMs(attempt, this.options.retryBaseMs),
-          `HTTP ${exchange.status}`,
-        );
+      this.traceResponse(exchange, started);
+      this.warnIfDeprecated(method, url, exchange.headers, opts.announcedSunset);
+      if (!last && retriesStatus(method, exchange.status)) {
+        const delay =
+          retryAfterMs(exchange.headers['retry-after']) ?? backoffMs(attempt - 1, timing);
+        await this.pause(opts, delay, `HTTP ${exchange.status}`, attempt, exchange.status);
         continue;
       }
-      return this.interpret(exchange, opts.schema);
+      return { ...exchange, method, url, attempts: attempt };
     }
   }
 
-  /** One request and its whole (capped) body, within the per-attempt time limit. */
-  private async exchange(
-    method: string,
-    url: URL,
-    headers: Record<string, string>,
-    body: string | undefined,
-  ): Promise<Exchange> {
-    const { trace, timeoutMs, signal } = this.options;
-    // A timer cleared as soon as the attempt ends: AbortSignal.timeout would keep every
-    // request's signal alive for the whole time limit (thousands of them in a bulk add).
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), timeoutMs);
-    const started = performance.now();
-    try {
-      const response = await request(url, {
-        method,
-        headers,
-        body,
-        dispatcher: this.dispatcherFor(url),
-        signal: signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      const text = await readCapped(response.body);
-      const { statusCode: status } = response;
-      trace?.(
-        `< ${status} ${STATUS_CODES[status] ?? ''} (${Math.round(performance.now() - started)} ms)`,
-      );
-      return { status, headers: response.headers, text };
-    } catch (error) {
-      if (signal?.aborted) throw new CancelledError();
-      if (timeout.signal.aborted || isTimeout(error)) {
-        throw new NetworkError(
-          `request to ${url.host} timed out after ${timeoutMs / 1000}s`,
-          'timeout',
-          { cause: error },
-        );
-      }
-      if (error instanceof CliError) throw error;
-      throw new NetworkError(`cannot reach ${url.host}: ${networkReason(error)}`, 'network_error', {
-        cause: error,
-        unreachable: UNREACHABLE_CODES.has(errorCode(error) ?? ''),
-      });
-    } finally {
-      clearTimeout(timer);
-    }
+  /** A request whose 2xx answer is JSON of `schema` (or empty, where the schema allows it). */
+  async send<S extends z.ZodMiniType>(opts: RequestOptions & { schema: S }): Promise<z.output<S>> {
+    const response = await this.request(opts);
+    if (response.status < 200 || response.status >= 300) throw this.errorFor(response);
+    return this.decode(response, opts.schema);
   }
 
-  /** Waits before the next attempt; Ctrl-C ends the wait (exit 130). */
-  private async pause(ms: number, why: string): Promise<void> {
-    this.options.trace?.(`! ${why}; retrying in ${Math.round(ms)} ms`);
-    try {
-      await sleep(ms, undefined, { signal: this.options.signal });
-    } catch {
-      throw new CancelledError();
-    }
+  /** The error a non-2xx answer stands for, saying how many attempts were made. */
+  errorFor(response: ApiResponse): CliError {
+    const error = errorFromResponse(response.status, response.headers, response.body, (line) =>
+      this.trace(line),
+    );
+    // A server that echoes the key in its message must not make us print it.
+    error.message = this.redact(error.message);
+    return withAttempts(error, response.attempts) as CliError;
   }
 
-  private interpret<S extends z.ZodMiniType>(exchange: Exchange, schema: S): z.output<S> {
-    const { status, headers, text } = exchange;
-    if (status >= 200 && status < 300) return this.decode(text, status, schema);
-    if (status >= 300 && status < 400) {
-      const location = headerValue(headers.location);
-      throw new ResponseError(
-        `the server answered with a redirect (HTTP ${status}${location ? ` to ${location}` : ''}); redirects are not followed`,
-        status,
-        'redirect',
-      );
-    }
-    throw this.errorFromResponse(status, text);
+  close(): Promise<void> {
+    return this.transport.close();
   }
 
-  private decode<S extends z.ZodMiniType>(text: string, status: number, schema: S): z.output<S> {
+  /** The text with every occurrence of the key masked. */
+  private redact(text: string): string {
+    const key = this.options.apiKey;
+    return text.includes(key) ? text.split(key).join(maskKey(key)) : text;
+  }
+
+  private trace(line: string): void {
+    this.options.trace?.(this.redact(line));
+  }
+
+  private decode<S extends z.ZodMiniType>(response: ApiResponse, schema: S): z.output<S> {
+    const { status, body } = response;
+    if (body.length === 0) {
+      const empty = schema.safeParse(undefined);
+      if (empty.success) return empty.data;
+      throw new ResponseError(`the server sent an empty response (HTTP ${status})`, status);
+    }
     let data: unknown;
     try {
-      data = parseJson(text);
+      data = parseJson(body.toString('utf8'));
     } catch (error) {
-      this.options.trace?.(`! response body is not JSON: ${(error as Error).message}`);
+      this.trace(`! response body is not JSON: ${(error as Error).message}`);
       throw new ResponseError(
         `the server sent a response that is not JSON (HTTP ${status})`,
         status,
@@ -231,7 +201,7 @@ export class ApiClient {
     const parsed = schema.safeParse(data);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
-        this.options.trace?.(`! ${issue.path.join('.') || '(body)'}: ${issue.message}`);
+        this.trace(`! ${issue.path.join('.') || '(body)'}: ${issue.message}`);
       }
       throw new ResponseError(
         `the server sent a response of an unexpected shape (HTTP ${status}); run with --debug for details`,
@@ -242,62 +212,92 @@ export class ApiClient {
     return data as z.output<S>;
   }
 
-  private errorFromResponse(status: number, text: string): CliError {
-    let body: unknown;
+  /** Waits before the next attempt; Ctrl-C ends the wait (exit 130). */
+  private async pause(
+    opts: RequestOptions,
+    delayMs: number,
+    reason: string,
+    attempt: number,
+    status?: number,
+  ): Promise<void> {
+    const attempts = this.options.timing.retries + 1;
+    const notice: RetryNotice = { reason, delayMs, attempt: attempt + 1, attempts, status };
+    this.trace(`! ${reason}; retrying in ${Math.round(delayMs)} ms`);
+    this.options.onRetry?.(notice);
+    opts.onRetry?.(notice);
     try {
-      body = parseJson(text);
+      await this.options.timing.sleep(delayMs, this.options.signal);
     } catch {
-      body = undefined;
+      throw new CancelledError();
     }
-    const parsed = ErrorBody.safeParse(body);
-    if (parsed.success) return new ApiError(parsed.data.message, parsed.data.code, status);
-    this.options.trace?.(`! error response is not an Error body: ${text.slice(0, 200)}`);
-    const phrase = (STATUS_CODES[status] ?? 'unexpected status').toLowerCase();
-    return new ApiError(`the server answered ${phrase}`, `http_${status}`, status);
   }
 
-  private warnIfDeprecated(method: string, path: string, headers: Headers): void {
-    const deprecation = headerValue(headers.deprecation);
-    const sunset = headerValue(headers.sunset);
-    if (deprecation === undefined && sunset === undefined) return;
+  private traceRequest(
+    method: string,
+    url: URL,
+    headers: Record<string, string>,
+    body: string | Buffer | undefined,
+  ): void {
+    if (!this.options.trace) return;
+    const trace = (line: string) => this.trace(line);
+    trace(`> ${method} ${url.href}`);
+    for (const [name, value] of Object.entries(headers)) {
+      trace(
+        `> ${name}: ${name === 'authorization' ? `Bearer ${maskKey(this.options.apiKey)}` : value}`,
+      );
+    }
+    if (body !== undefined) trace(`> ${excerpt(Buffer.from(body))}`);
+  }
+
+  private traceResponse(exchange: Exchange, started: number): void {
+    if (!this.options.trace) return;
+    const trace = (line: string) => this.trace(line);
+    const { status, headers, body } = exchange;
+    const ms = Math.round(performance.now() - started);
+    trace(`< ${status} ${STATUS_CODES[status] ?? ''} (${ms} ms)`);
+    for (const [name, value] of Object.entries(headers)) {
+      for (const one of Array.isArray(value) ? value : [value]) trace(`< ${name}: ${one}`);
+    }
+    if (body.length > 0) trace(`< ${excerpt(body)}`);
+  }
+
+  private warnIfDeprecated(
+    method: string,
+    url: URL,
+    headers: ResponseHeaders,
+    announcedSunset: string | undefined,
+  ): void {
+    const { warn } = this.options;
+    const deprecation = first(headers.deprecation);
+    const sunset = first(headers.sunset);
+    if (!warn || (deprecation === undefined && sunset === undefined)) return;
     const when = sunset ? sunsetDate(sunset) : undefined;
-    this.options.warn(
-      `warning: the API marks ${method} ${path} as deprecated${when ? `; it will be removed on ${when}` : ''}`,
+    if (announcedSunset !== undefined && (when === undefined || when === announcedSunset)) return;
+    warn(
+      `warning: the API marks ${method} ${this.shownPath(url)} as deprecated${when ? `; it will be removed on ${when}` : ''}`,
     );
   }
+
+  /** A URL as the user wrote it: its path below the base URL when it is under it. */
+  private shownPath(url: URL): string {
+    for (const base of [this.baseUrl, this.messagesUrl]) {
+      const root = base.pathname.replace(/\/+$/, '');
+      if (url.origin === base.origin && url.pathname.startsWith(`${root}/`)) {
+        return url.pathname.slice(root.length);
+      }
+    }
+    return url.pathname;
+  }
 }
 
-/** Exponential backoff with jitter: half the delay fixed, half random. */
-function backoffMs(attempt: number, baseMs: number): number {
-  const delay = baseMs * 2 ** attempt;
-  return delay / 2 + Math.random() * (delay / 2);
-}
-
-/** Retry-After in seconds or as an HTTP-date, capped; undefined when absent or unreadable. */
-export function retryAfterMs(
-  value: string | string[] | undefined,
-  now = Date.now(),
-): number | undefined {
-  const text = headerValue(value)?.trim();
-  if (!text) return undefined;
-  const ms = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text) - now;
-  if (Number.isNaN(ms)) return undefined;
-  return Math.min(Math.max(ms, 0), RETRY_AFTER_CAP_MS);
-}
-
-/** Connections that failed before the server could act: refused (any method); reset or
- * closed mid-exchange (GET only: a POST may have reached the server). Never a timeout. */
-function isRetryableFailure(error: unknown, method: string): boolean {
-  if (!(error instanceof NetworkError) || error.code !== 'network_error') return false;
-  const code = errorCode(error.cause);
-  if (code === 'ECONNREFUSED') return true;
-  return (
-    method === 'GET' && (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE')
-  );
-}
-
-function headerValue(value: string | string[] | undefined): string | undefined {
+function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
+}
+
+function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]),
+  );
 }
 
 /** RFC 8594 Sunset is an HTTP-date; show it as YYYY-MM-DD, or as sent if it does not parse. */
@@ -306,64 +306,17 @@ function sunsetDate(value: string): string {
   return Number.isNaN(time) ? value : new Date(time).toISOString().slice(0, 10);
 }
 
-/** Reads a response body, refusing more than MAX_BODY_BYTES as it streams in. */
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) {
-      body.destroy();
-      throw new ResponseError(
-        `the response body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; refused`,
-        null,
-        'response_too_large',
-      );
-    }
-    chunks.push(chunk);
+/** The start of a body for a trace, with how much was left out. */
+function excerpt(body: Buffer): string {
+  const shown = body.subarray(0, TRACE_BODY_BYTES).toString('utf8');
+  const rest = body.length - TRACE_BODY_BYTES;
+  return rest > 0 ? `${shown}… (${rest} more bytes)` : shown;
+}
+
+/** The error, saying how many attempts were made when there was more than one. */
+function withAttempts(error: unknown, attempts: number): unknown {
+  if (attempts > 1 && error instanceof Error && !(error instanceof CancelledError)) {
+    error.message = `${error.message} (after ${attempts} attempts)`;
   }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-const TIMEOUT_CODES = new Set([
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'ETIMEDOUT',
-]);
-
-function errorCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string') return code;
-  const cause = (error as { cause?: unknown } | null)?.cause;
-  return cause && cause !== error ? errorCode(cause) : undefined;
-}
-
-function isTimeout(error: unknown): boolean {
-  return TIMEOUT_CODES.has(errorCode(error) ?? '');
-}
-
-const UNREACHABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-]);
-
-const NETWORK_REASONS: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
-  ENOTFOUND: 'host not found',
-  EAI_AGAIN: 'DNS lookup failed',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  UND_ERR_SOCKET: 'connection closed unexpectedly',
-};
-
-function networkReason(error: unknown): string {
-  const code = errorCode(error);
-  if (code && NETWORK_REASONS[code]) return NETWORK_REASONS[code];
-  if (code && /CERT|TLS|SSL/.test(code)) return `TLS error (${code})`;
-  return code ?? (error instanceof Error ? error.message : String(error));
+  return error;
 }

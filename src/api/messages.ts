@@ -6,7 +6,7 @@ export function sendMessage(api: ApiClient, text: string): Promise<Message> {
     method: 'POST',
     base: 'messages',
     path: '/messages',
-    body: { message: text },
+    json: { message: text },
     schema: Message,
   });
 }

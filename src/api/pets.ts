@@ -11,9 +11,18 @@ export function listPets(api: ApiClient, query: ListPetsQuery): Promise<Pet[]> {
 }
 
 export function createPet(api: ApiClient, pet: NewPet): Promise<Pet> {
-  return api.send({ method: 'POST', path: '/pets', body: pet, schema: Pet });
+  return api.send({ method: 'POST', path: '/pets', json: pet, schema: Pet });
 }
 
+/** The removal date of GET /pets/{petId} (spec 4.3). */
+export const PET_GET_SUNSET = '2030-12-05';
+
 export function getPet(api: ApiClient, petId: Int64): Promise<Pet> {
-  return api.send({ method: 'GET', path: `/pets/${petId}`, schema: Pet });
+  // `store pets get` announces the deprecation itself: the API's headers add no second line.
+  return api.send({
+    method: 'GET',
+    path: `/pets/${petId}`,
+    schema: Pet,
+    announcedSunset: PET_GET_SUNSET,
+  });
 }

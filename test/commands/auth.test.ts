@@ -111,7 +111,7 @@ describe('store auth login', () => {
       expect(result).toEqual({
         code: 6,
         stdout: '',
-        stderr: `error: cannot reach 127.0.0.1:${port}: connection refused\n`,
+        stderr: `error: cannot reach 127.0.0.1:${port}: connection refused (after 3 attempts)\n`,
         prompts: [],
       });
       expect(existsSync(file)).toBe(false);
@@ -414,7 +414,7 @@ describe('store auth status', () => {
     expect(result.code).toBe(4);
     expect(result.stdout).toBe('');
     if (stderr !== undefined) expect(result.stderr).toBe(stderr);
-    else expect(result.stderr).toContain('> Authorization: Bearer ****wxyz\n');
+    else expect(result.stderr).toContain('> authorization: Bearer ****wxyz\n');
     expect(result.stdout + result.stderr).not.toContain(KEY);
     expect(result.stdout + result.stderr).not.toContain(KEY.slice(0, 8));
   });

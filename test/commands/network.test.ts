@@ -36,7 +36,7 @@ describe('network failures', () => {
     expect(result).toEqual({
       code: 6,
       stdout: '',
-      stderr: `error: cannot reach 127.0.0.1:${port}: connection refused\n`,
+      stderr: `error: cannot reach 127.0.0.1:${port}: connection refused (after 3 attempts)\n`,
       prompts: [],
     });
   });

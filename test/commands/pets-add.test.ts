@@ -311,7 +311,7 @@ describe('store pets get', () => {
     expect(result).toEqual({
       code: 0,
       stdout: `${body}\n`,
-      stderr: `${WARNING}warning: the API marks GET /pets/9007199254740993 as deprecated; it will be removed on 2030-12-05\n`,
+      stderr: WARNING,
       prompts: [],
     });
   });

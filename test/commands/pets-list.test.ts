@@ -139,7 +139,7 @@ describe('store pets list', () => {
     expect(result).toEqual({
       code: exit,
       stdout: '',
-      stderr: `error: it failed (${status}) (${code}, HTTP ${status})\n`,
+      stderr: `error: it failed (${status})${status === 429 ? ' (after 3 attempts)' : ''} (${code}, HTTP ${status})\n`,
       prompts: [],
     });
   });
@@ -159,10 +159,10 @@ describe('store pets list', () => {
     [
       502,
       '<html><body>Bad gateway</body></html>',
-      'the server answered bad gateway (http_502, HTTP 502)',
+      'the server answered bad gateway (after 3 attempts) (http_502, HTTP 502)',
       7,
     ],
-    [503, '', 'the server answered service unavailable (http_503, HTTP 503)', 7],
+    [503, '', 'the server answered service unavailable (after 3 attempts) (http_503, HTTP 503)', 7],
     [400, '{"code":"bad', 'the server answered bad request (http_400, HTTP 400)', 3],
   ])(
     'explains HTTP %i with a body that is not an Error body',
@@ -196,7 +196,7 @@ describe('store pets list', () => {
     expect(debug.code).toBe(1);
     expect(debug.stderr).toContain('! 0.id: ');
     expect(debug.stderr).toContain('> GET https://api.animal-store.example/v1/pets\n');
-    expect(debug.stderr).toContain('> Authorization: Bearer ****wxyz\n');
+    expect(debug.stderr).toContain('> authorization: Bearer ****wxyz\n');
     expect(debug.stderr).not.toContain(KEY);
   });
 
@@ -206,7 +206,7 @@ describe('store pets list', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('[]\n');
     expect(result.stderr).toMatch(
-      /^> GET https:\/\/api\.animal-store\.example\/v1\/pets\n> Authorization: Bearer \*\*\*\*wxyz\n< 200 OK \(\d+ ms\)\n$/,
+      /^> GET https:\/\/api\.animal-store\.example\/v1\/pets\n> accept: application\/json\n> authorization: Bearer \*\*\*\*wxyz\n< 200 OK \(\d+ ms\)\n< \[\]\n$/,
     );
   });
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterEach } from 'vitest';
 import { colorAllowed, type Env, type IOStreams, readAll } from '../../src/io.js';
-import { main } from '../../src/main.js';
+import { type MainDeps, main } from '../../src/main.js';
 
 export interface RunOptions {
   env?: Record<string, string | undefined>;
@@ -18,6 +18,11 @@ export interface RunOptions {
   /** The answer typed at a hidden prompt (auth login on a terminal). */
   typed?: string;
   signal?: AbortSignal;
+  /** Receives each retry's wait, in ms. Retries never really wait in-process: the delays are
+   * recorded here instead, so a test can assert them. */
+  sleeps?: number[];
+  /** Replaces how retries wait (a test of Ctrl-C during a wait needs a real one). */
+  timing?: MainDeps['timing'];
 }
 
 export interface RunResult {
@@ -100,6 +105,14 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<Run
     io,
     env,
     signal: options.signal ?? new AbortController().signal,
+    timing: {
+      sleep: async (ms) => {
+        options.sleeps?.push(ms);
+      },
+      // The middle of the jitter range: backoff delays are exact in tests.
+      random: () => 0.5,
+      ...options.timing,
+    },
   });
   return { code, stdout: out.text, stderr: err.text, prompts };
 }

@@ -1,6 +1,7 @@
 // The HTTP layer under faults, against a real loopback server that scripts each answer.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { retryAfterMs } from '../../src/api/client.js';
+import { retryAfterMs } from '../../src/api/retry.js';
 import { baseEnv, closedPort, run } from '../helpers/cli.js';
 import { faultServer, reply } from '../helpers/fault-server.js';
 
@@ -33,32 +34,39 @@ describe('retries', () => {
     const server = await faultServer((_req, res, n) =>
       n === 1 ? reply(res, 429, '', { 'retry-after': '1' }) : reply(res, 200, PETS),
     );
-    const result = await run(['pets', 'list'], { env: envFor(server.url) });
+    const sleeps: number[] = [];
+    const result = await run(['pets', 'list'], { env: envFor(server.url), sleeps });
     expect(result.code).toBe(0);
     expect(server.seen).toHaveLength(2);
-    const [first, second] = server.seen;
-    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(950);
+    expect(sleeps).toEqual([1000]);
   });
 
   it.each([
     [
       503,
       '{"code":"maintenance","message":"down for maintenance","status":503}',
-      'error: down for maintenance (maintenance, HTTP 503)\n',
+      'error: down for maintenance (after 3 attempts) (maintenance, HTTP 503)\n',
     ],
     [
       502,
       '<html><h1>502 Bad Gateway</h1></html>',
-      'error: the server answered bad gateway (http_502, HTTP 502)\n',
+      'error: the server answered bad gateway (after 3 attempts) (http_502, HTTP 502)\n',
     ],
-    [504, '', 'error: the server answered gateway timeout (http_504, HTTP 504)\n'],
+    [
+      504,
+      '',
+      'error: the server answered gateway timeout (after 3 attempts) (http_504, HTTP 504)\n',
+    ],
   ])(
     'gives up on a GET after two retries of HTTP %i: exit 7, three requests',
     async (status, body, stderr) => {
       const server = await faultServer((_req, res) => reply(res, status, body));
-      const result = await run(['pets', 'list'], { env: envFor(server.url) });
+      const sleeps: number[] = [];
+      const result = await run(['pets', 'list'], { env: envFor(server.url), sleeps });
       expect(result).toEqual({ code: 7, stdout: '', stderr, prompts: [] });
       expect(server.seen).toHaveLength(3);
+      // Backoff doubles from 250 ms; jitter is pinned to its middle in tests.
+      expect(sleeps).toEqual([187.5, 375]);
     },
   );
 
@@ -84,15 +92,15 @@ describe('retries', () => {
     expect(JSON.parse(result.stderr)).toEqual({
       error: {
         code: 'network_error',
-        message: `cannot reach ${server.origin.slice(7)}: connection closed unexpectedly`,
+        message: `cannot reach ${server.origin.slice(7)}: connection closed unexpectedly (after 3 attempts)`,
         status: null,
       },
     });
     expect(server.seen).toHaveLength(3);
   });
 
-  it('never retries a POST the server received: reset, 503 and 429 each give one request', async () => {
-    for (const fault of ['reset', 503, 429] as const) {
+  it('never retries a POST the server may have acted on: reset and 503 each give one request', async () => {
+    for (const fault of ['reset', 503] as const) {
       const server = await faultServer((req, res) =>
         fault === 'reset' ? req.socket.destroy() : reply(res, fault, '', { 'retry-after': '0' }),
       );
@@ -103,6 +111,19 @@ describe('retries', () => {
         'POST {"name":"Rex","categoryId":1}',
       ]);
     }
+  });
+
+  it('retries a POST answered 429 (the server did not act on it), honouring Retry-After', async () => {
+    const server = await faultServer((_req, res, n) =>
+      n < 3 ? reply(res, 429, '', { 'retry-after': '2' }) : reply(res, 201, PET),
+    );
+    const sleeps: number[] = [];
+    const result = await run([...ADD, '--json'], { env: envFor(server.url), sleeps });
+    expect(result).toEqual({ code: 0, stdout: `${PET}\n`, stderr: '', prompts: [] });
+    expect(server.seen.map((r) => `${r.method} ${r.body}`)).toEqual(
+      Array(3).fill('POST {"name":"Rex","categoryId":1}'),
+    );
+    expect(sleeps).toEqual([2000, 2000]);
   });
 
   it('retries a POST whose connection was refused outright (nothing was sent)', async () => {
@@ -139,6 +160,7 @@ describe('retries', () => {
     const result = await run(['pets', 'list'], {
       env: envFor(server.url),
       signal: controller.signal,
+      timing: { sleep: (ms, signal) => sleep(ms, undefined, { signal }) },
     });
     expect(result).toEqual({ code: 130, stdout: '', stderr: '', prompts: [] });
     expect(performance.now() - started).toBeLessThan(5000);
@@ -153,7 +175,7 @@ describe('pets add --file when the server goes away', () => {
       env: envFor(`http://127.0.0.1:${port}/v1`),
       stdin: '{"name":"A","categoryId":1}\n{"name":"B","categoryId":1}\n{"name":"C"}\n',
     });
-    const refused = `cannot reach 127.0.0.1:${port}: connection refused`;
+    const refused = `cannot reach 127.0.0.1:${port}: connection refused (after 3 attempts)`;
     expect(result).toEqual({
       code: 6,
       stdout:
@@ -239,10 +261,29 @@ describe('bad responses', () => {
       code: 0,
       stdout: `${PET}\n`,
       stderr:
-        "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; use 'store pets list --status <status>' instead\n" +
-        'warning: the API marks GET /pets/1 as deprecated; it will be removed on 2030-12-05\n',
+        "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; use 'store pets list --status <status>' instead\n",
       prompts: [],
     });
+  });
+
+  it("adds the API's warning to pets get's own only when it names another date", async () => {
+    const server = await faultServer((_req, res) =>
+      reply(res, 200, PET, { deprecation: '@1767225600', sunset: 'Sat, 01 Jun 2030 00:00:00 GMT' }),
+    );
+    const result = await run(['pets', 'get', '1', '--json'], { env: envFor(server.url) });
+    expect(result.stderr).toBe(
+      "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; use 'store pets list --status <status>' instead\n" +
+        'warning: the API marks GET /pets/1 as deprecated; it will be removed on 2030-06-01\n',
+    );
+  });
+
+  it('silences both deprecation warnings with STORE_NO_DEPRECATION_WARNINGS=1', async () => {
+    const server = await faultServer((_req, res) =>
+      reply(res, 200, PET, { deprecation: '@1767225600', sunset: 'Sat, 01 Jun 2030 00:00:00 GMT' }),
+    );
+    const env = envFor(server.url, { STORE_NO_DEPRECATION_WARNINGS: '1' });
+    const result = await run(['pets', 'get', '1', '--json'], { env });
+    expect(result).toEqual({ code: 0, stdout: `${PET}\n`, stderr: '', prompts: [] });
   });
 
   it('names the Sunset value as sent when it is not a date', async () => {

@@ -46,7 +46,7 @@ describe('server text never reaches the terminal raw', () => {
     const result = await run(['pets', 'list', '--debug', '--timeout', '5'], {
       env: envFor(server.url),
     });
-    expect(result.stderr).toContain('! error response is not an Error body: oops \\x1b[2J\n');
+    expect(result.stderr).toContain('< oops \\x1b[2J\n');
     expect(result.stderr).not.toContain('\u001b');
   });
 

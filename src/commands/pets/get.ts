@@ -24,7 +24,7 @@ export const command = defineCommand({
 export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   // After the profile and key are settled, so a usage error stays a single line.
   const api = await ctx.api();
-  ctx.warn(DEPRECATION_WARNING);
+  ctx.deprecation(DEPRECATION_WARNING);
   const pet = await getPet(api, opts.petId);
   renderItem(ctx.io, pet, PET_COLUMNS, ctx.options);
 }

@@ -1,0 +1,117 @@
+// What a failed exchange means: a connection failure becomes a NetworkError (or a usage error
+// when the request itself could not be formed), a response outside 2xx an ApiError from its
+// Error body, or from its status when the body is not one.
+import { STATUS_CODES } from 'node:http';
+import { ApiError, type CliError, FlagError, NetworkError, ResponseError } from '../errors.js';
+import { parseJson } from '../json.js';
+import { ErrorBody } from '../schemas.js';
+import type { ResponseHeaders } from './transport.js';
+
+export function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') return code;
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return cause && cause !== error ? errorCode(cause) : undefined;
+}
+
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ETIMEDOUT',
+]);
+
+/** No connection could be made at all: later requests to the same host would fail too. */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+const NETWORK_REASONS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'DNS lookup failed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  EPIPE: 'connection closed while sending',
+  UND_ERR_SOCKET: 'connection closed unexpectedly',
+  UND_ERR_CLOSED: 'connection closed unexpectedly',
+};
+
+export function timeoutError(url: URL, timeoutMs: number, cause: unknown): NetworkError {
+  return new NetworkError(
+    `request to ${url.host} timed out after ${timeoutMs / 1000}s`,
+    'timeout',
+    {
+      cause,
+    },
+  );
+}
+
+/** A failure before any response: the network, the proxy, or a request undici refused. */
+export function networkError(url: URL, error: unknown, timeoutMs: number): CliError {
+  const code = errorCode(error);
+  if (code && TIMEOUT_CODES.has(code)) return timeoutError(url, timeoutMs, error);
+  // The request could not be formed: nothing was sent.
+  if (code === 'UND_ERR_INVALID_ARG' || code === 'ERR_INVALID_CHAR') {
+    return new FlagError(
+      'the request cannot be sent: a header (the API key, or one given with -H) holds a character that is not allowed in HTTP headers',
+    );
+  }
+  if (code === 'UND_ERR_HEADERS_OVERFLOW') {
+    return new ResponseError(`${url.host} sent response headers that are too large`, null);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  const proxyStatus = /^Proxy response \((\d+)\)/.exec(message)?.[1];
+  if (proxyStatus) {
+    const phrase = STATUS_CODES[Number(proxyStatus)] ?? 'an error';
+    return new NetworkError(
+      `the proxy refused to connect to ${url.host}: HTTP ${proxyStatus} ${phrase}`,
+      'proxy_error',
+      { cause: error },
+    );
+  }
+  let reason = code ? NETWORK_REASONS[code] : undefined;
+  if (!reason && code && /CERT|TLS|SSL/.test(code)) reason = `TLS error (${code})`;
+  reason ??= code ?? message;
+  return new NetworkError(`cannot reach ${url.host}: ${reason}`, 'network_error', {
+    cause: error,
+    unreachable: UNREACHABLE_CODES.has(code ?? ''),
+  });
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** A response outside 2xx as the error the user sees; `trace` hears why a body was not used. */
+export function errorFromResponse(
+  status: number,
+  headers: ResponseHeaders,
+  body: Buffer,
+  trace?: (line: string) => void,
+): CliError {
+  if (status >= 300 && status < 400) {
+    const location = headerValue(headers.location);
+    return new ResponseError(
+      `the server answered with a redirect (HTTP ${status}${location ? ` to ${location}` : ''}); redirects are not followed`,
+      status,
+      'redirect',
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = parseJson(body.toString('utf8'));
+  } catch {
+    parsed = undefined;
+  }
+  const error = ErrorBody.safeParse(parsed);
+  if (error.success) return new ApiError(error.data.message, error.data.code, status);
+  trace?.(`! error response is not an Error body`);
+  const phrase = (STATUS_CODES[status] ?? 'unexpected status').toLowerCase();
+  return new ApiError(`the server answered ${phrase}`, `http_${status}`, status);
+}

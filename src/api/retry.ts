@@ -1,0 +1,72 @@
+// When an attempt may be sent again, and after how long. A method that is idempotent (GET,
+// HEAD, PUT, DELETE) may run twice without harm, so it is retried whenever the server did not
+// finish it; POST and PATCH only when the server certainly did not act (refused outright, 429).
+import { setTimeout as sleepTimer } from 'node:timers/promises';
+import { NetworkError } from '../errors.js';
+import { errorCode } from './errors.js';
+
+/** Further attempts after the first, by default. */
+export const DEFAULT_RETRIES = 2;
+/** First backoff delay; it doubles with each retry, with jitter. */
+export const DEFAULT_RETRY_BASE_MS = 250;
+/** The longest Retry-After honoured; a server asking for more gets this. */
+export const RETRY_AFTER_CAP_MS = 10_000;
+
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+/** The server did not do the work, or asks to come back later. */
+const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+/** The connection broke after the request may have reached the server. */
+const BROKEN_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'EPIPE']);
+
+export function isIdempotent(method: string): boolean {
+  return IDEMPOTENT.has(method.toUpperCase());
+}
+
+/** How retries wait; tests pass a clock that does not sleep. */
+export interface RetryTiming {
+  retries: number;
+  baseMs: number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  random(): number;
+}
+
+export const realTiming = (retries = DEFAULT_RETRIES): RetryTiming => ({
+  retries,
+  baseMs: DEFAULT_RETRY_BASE_MS,
+  sleep: (ms, signal) => sleepTimer(ms, undefined, { signal }),
+  random: Math.random,
+});
+
+/** A connection failure worth another attempt: refused (any method, nothing was sent);
+ * reset or closed mid-exchange (idempotent methods only). Never a timeout. */
+export function retriesFailure(method: string, error: unknown): boolean {
+  if (!(error instanceof NetworkError) || error.code !== 'network_error') return false;
+  const code = errorCode(error.cause);
+  if (code === 'ECONNREFUSED') return true;
+  return isIdempotent(method) && BROKEN_CODES.has(code ?? '');
+}
+
+/** A status worth another attempt: 429 for every method (the server did not act on it);
+ * 502, 503, 504 for idempotent methods only. */
+export function retriesStatus(method: string, status: number): boolean {
+  if (status === 429) return true;
+  return isIdempotent(method) && RETRY_STATUSES.has(status);
+}
+
+/** Exponential backoff with jitter: half the delay fixed, half random. */
+export function backoffMs(attempt: number, timing: Pick<RetryTiming, 'baseMs' | 'random'>): number {
+  const delay = timing.baseMs * 2 ** attempt;
+  return delay / 2 + timing.random() * (delay / 2);
+}
+
+/** Retry-After in seconds or as an HTTP-date, capped; undefined when absent or unreadable. */
+export function retryAfterMs(
+  value: string | string[] | undefined,
+  now = Date.now(),
+): number | undefined {
+  const text = (Array.isArray(value) ? value[0] : value)?.trim();
+  if (!text) return undefined;
+  const ms = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text) - now;
+  if (Number.isNaN(ms)) return undefined;
+  return Math.min(Math.max(ms, 0), RETRY_AFTER_CAP_MS);
+}

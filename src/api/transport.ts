@@ -1,0 +1,152 @@
+// One HTTP exchange and nothing more: the dispatcher (direct for loopback, else the proxy the
+// environment names), the time limit over every phase (connect, TLS, proxy CONNECT, headers,
+// body), Ctrl-C, and the body read whole up to a cap. Retries and meanings are elsewhere
+// (retry.ts, errors.ts).
+import { Agent, type Dispatcher, EnvHttpProxyAgent, Pool, request } from 'undici';
+import { CancelledError, FlagError, ResponseError } from '../errors.js';
+import type { Env } from '../io.js';
+import { networkError, timeoutError } from './errors.js';
+import { isLoopbackHost } from './urls.js';
+
+export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | (string & {});
+
+export type ResponseHeaders = Record<string, string | string[] | undefined>;
+
+export interface Exchange {
+  status: number;
+  headers: ResponseHeaders;
+  body: Buffer;
+}
+
+export interface TransportOptions {
+  env: Env;
+  /** Per attempt, over every phase of it. */
+  timeoutMs: number;
+}
+
+export interface Outgoing {
+  method: Method;
+  url: URL;
+  headers: Record<string, string>;
+  body?: string | Buffer;
+  /** Ctrl-C; absent where requests in flight are let finish (bulk add). */
+  signal?: AbortSignal;
+}
+
+/** Proxy settings as curl, Node and undici read them: the lower-case spelling first. */
+export function proxyEnv(env: Env) {
+  return {
+    httpProxy: env.http_proxy ?? env.HTTP_PROXY,
+    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY,
+    noProxy: env.no_proxy ?? env.NO_PROXY,
+  };
+}
+
+export class Transport {
+  private direct?: Dispatcher;
+  private proxied?: Dispatcher;
+
+  constructor(private readonly options: TransportOptions) {}
+
+  /** Loopback never goes through a proxy; everything else honours *_proxy / no_proxy. */
+  private dispatcherFor(url: URL): Dispatcher {
+    const limits = {
+      connectTimeout: this.options.timeoutMs,
+      headersTimeout: this.options.timeoutMs,
+      bodyTimeout: this.options.timeoutMs,
+    };
+    if (isLoopbackHost(url.hostname)) {
+      this.direct ??= new Agent(limits);
+      return this.direct;
+    }
+    if (!this.proxied) {
+      const proxies = proxyEnv(this.options.env);
+      for (const [name, value] of [
+        ['HTTPS_PROXY', proxies.httpsProxy],
+        ['HTTP_PROXY', proxies.httpProxy],
+      ] as const) {
+        if (value && !URL.canParse(value)) {
+          throw new FlagError(`${name} is not a valid URL: ${JSON.stringify(value)}`);
+        }
+      }
+      this.proxied = new EnvHttpProxyAgent({
+        ...proxies,
+        ...limits,
+        // The proxy's answer to CONNECT is bounded by the same limit as everything else
+        // (undici's default would wait 300 s for it).
+        clientFactory: (origin: URL, opts: object) => new Pool(origin, { ...opts, ...limits }),
+      } as ConstructorParameters<typeof EnvHttpProxyAgent>[0]);
+    }
+    return this.proxied;
+  }
+
+  /** One request and its whole (capped) body, within the time limit. */
+  async exchange(out: Outgoing): Promise<Exchange> {
+    const { timeoutMs } = this.options;
+    const dispatcher = this.dispatcherFor(out.url);
+    // A timer cleared as soon as the attempt ends: AbortSignal.timeout would keep every
+    // request's signal alive for the whole time limit (thousands of them in a bulk add).
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), timeoutMs);
+    const signal = out.signal ? AbortSignal.any([out.signal, timeout.signal]) : timeout.signal;
+    // undici does not end every phase on abort (a proxy that never answers CONNECT): the
+    // attempt ends when the signal fires, whatever undici is still waiting for.
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      const exchange = (async () => {
+        const response = await request(out.url, {
+          method: out.method,
+          headers: out.headers,
+          body: out.body,
+          dispatcher,
+          signal,
+        });
+        const body = await readCapped(response.body);
+        return { status: response.statusCode, headers: response.headers, body };
+      })();
+      exchange.catch(() => {});
+      return await Promise.race([exchange, aborted]);
+    } catch (error) {
+      if (out.signal?.aborted) {
+        // Ctrl-C: nothing else of this client is wanted; end its connections now.
+        void this.close();
+        throw new CancelledError();
+      }
+      if (error instanceof ResponseError || error instanceof FlagError) throw error;
+      if (timeout.signal.aborted) throw timeoutError(out.url, timeoutMs, error);
+      throw networkError(out.url, error, timeoutMs);
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.direct?.destroy(), this.proxied?.destroy()]);
+  }
+}
+
+/** Reads a response body, refusing more than MAX_BODY_BYTES as it streams in. */
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      body.destroy();
+      throw new ResponseError(
+        `the response body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; refused`,
+        null,
+        'response_too_large',
+      );
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
