@@ -15,6 +15,7 @@ __store_step() {
     ':orders') cmd='orders' ;;
     ':auth') cmd='auth' ;;
     ':profile') cmd='profile' ;;
+    ':api') cmd='api' ;;
     ':sandbox') cmd='sandbox' ;;
     ':completion') cmd='completion' ;;
     ':help') cmd='help' ;;
@@ -45,6 +46,11 @@ __store_step() {
     'pets add:--concurrency') want='none' ;;
     'profile set:--base-url') want='none' ;;
     'profile set:--messages-url') want='none' ;;
+    'api:-X'|'api:--method') want='w:GET HEAD POST PUT PATCH DELETE' ;;
+    'api:-f'|'api:--raw-field') want='none' ;;
+    'api:-F'|'api:--field') want='none' ;;
+    'api:--input') want='files' ;;
+    'api:-H'|'api:--header') want='none' ;;
     'sandbox:--port') want='none' ;;
     'sandbox:--host') want='none' ;;
     'sandbox:--api-key') want='none' ;;
@@ -64,6 +70,7 @@ __store_flags() {
     'pets add') want='w:--name --category-id --status --file --concurrency ' ;;
     'auth login') want='w:--with-key --no-verify ' ;;
     'profile set') want='w:--base-url --messages-url ' ;;
+    'api') want='w:-X --method -f --raw-field -F --field --input -H --header -i --include ' ;;
     'sandbox') want='w:--port --host --api-key --data --seed ' ;;
     *) want='w:' ;;
   esac
@@ -73,7 +80,7 @@ __store_flags() {
 # The subcommands of cmd, or what its next argument completes to.
 __store_positional() {
   case "$cmd:$nargs" in
-    ':0') want='w:pets messages orders auth profile sandbox completion help' ;;
+    ':0') want='w:pets messages orders auth profile api sandbox completion help' ;;
     'pets:0') want='w:list add get help' ;;
     'pets help:0') want='w:list add get' ;;
     'messages:0') want='w:send help' ;;
@@ -86,8 +93,9 @@ __store_positional() {
     'profile use:0') want='profiles' ;;
     'profile remove:0') want='profiles' ;;
     'profile help:0') want='w:list use set remove' ;;
+    'api:0') want='w:/pets /pets/{petId} /messages /store/orders' ;;
     'completion:0') want='w:bash zsh fish' ;;
-    'help:0') want='w:environment exit-codes formatting pets messages orders auth profile sandbox completion' ;;
+    'help:0') want='w:environment exit-codes formatting pets messages orders auth profile api sandbox completion' ;;
   esac
 }
 

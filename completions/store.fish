@@ -23,6 +23,8 @@ function __store_state
                 set cmd 'auth'
             case ':profile'
                 set cmd 'profile'
+            case ':api'
+                set cmd 'api'
             case ':sandbox'
                 set cmd 'sandbox'
             case ':completion'
@@ -83,6 +85,16 @@ function __store_state
                 set want 1
             case 'profile set:--messages-url'
                 set want 1
+            case 'api:-X' 'api:--method'
+                set want 1
+            case 'api:-f' 'api:--raw-field'
+                set want 1
+            case 'api:-F' 'api:--field'
+                set want 1
+            case 'api:--input'
+                set want 1
+            case 'api:-H' 'api:--header'
+                set want 1
             case 'sandbox:--port'
                 set want 1
             case 'sandbox:--host'
@@ -140,6 +152,7 @@ complete -c store -n '__store_at "" 0' -a 'messages' -d 'Send messages'
 complete -c store -n '__store_at "" 0' -a 'orders' -d 'List store orders'
 complete -c store -n '__store_at "" 0' -a 'auth' -d 'Log in, log out, and show the key in use'
 complete -c store -n '__store_at "" 0' -a 'profile' -d 'Manage profiles (production, staging, sandbox, your own)'
+complete -c store -n '__store_at "" 0' -a 'api' -d 'Make a request to the service with the profile’s key, and print the answer'
 complete -c store -n '__store_at "" 0' -a 'sandbox' -d 'Run a local reference server of the service (in memory unless --data)'
 complete -c store -n '__store_at "" 0' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
 complete -c store -n '__store_at "" 0' -a 'help' -d 'Show help for a command, or a topic: environment, exit-codes, formatting'
@@ -212,6 +225,15 @@ complete -c store -n '__store_at "profile remove" 0' -a '(__store_profiles)'
 # store profile help
 complete -c store -n '__store_at "profile help" 0' -a 'list use set remove'
 
+# store api
+complete -c store -n '__store_in "api"' -s X -l method -x -a 'GET HEAD POST PUT PATCH DELETE' -d 'the HTTP method (default: GET, or POST with fields or --input)'
+complete -c store -n '__store_in "api"' -s f -l raw-field -x -d 'a string field of the JSON body (a query parameter for GET); repeatable'
+complete -c store -n '__store_in "api"' -s F -l field -x -d 'a typed field: numbers, true, false, null, @file for a file’s contents; repeatable'
+complete -c store -n '__store_in "api"' -l input -r -F -d 'the request body from a file (- for stdin), sent as it is'
+complete -c store -n '__store_in "api"' -s H -l header -x -d 'an extra request header, \'Name: value\'; repeatable'
+complete -c store -n '__store_in "api"' -s i -l include -d 'print the status line and headers before the body'
+complete -c store -n '__store_at "api" 0' -a '/pets /pets/{petId} /messages /store/orders'
+
 # store sandbox
 complete -c store -n '__store_in "sandbox"' -l port -x -d 'port to listen on (0: any free port)'
 complete -c store -n '__store_in "sandbox"' -l host -x -d 'address to listen on'
@@ -223,4 +245,4 @@ complete -c store -n '__store_in "sandbox"' -l seed -x -d 'start with n sample a
 complete -c store -n '__store_at "completion" 0' -a 'bash zsh fish'
 
 # store help
-complete -c store -n '__store_at "help" 0' -a 'environment exit-codes formatting pets messages orders auth profile sandbox completion'
+complete -c store -n '__store_at "help" 0' -a 'environment exit-codes formatting pets messages orders auth profile api sandbox completion'

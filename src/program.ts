@@ -1,6 +1,7 @@
 // The command tree. Each command lives in src/commands/<noun>/<verb>.ts and registers
 // itself on its noun; global options are declared once here and accepted anywhere.
 import { Command } from 'commander';
+import * as api from './commands/api.js';
 import * as authLogin from './commands/auth/login.js';
 import * as authLogout from './commands/auth/logout.js';
 import * as authStatus from './commands/auth/status.js';
@@ -71,6 +72,7 @@ const NOUNS: Noun[] = [
 
 /** Commands without a noun: `store sandbox`, `store completion bash`. */
 const TOP_LEVEL: CommandDefinition[] = [
+  api.command,
   sandbox.command,
   completion.command,
   completion.completeCommand,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { run } from '../helpers/cli.js';
+import { visibleNames } from '../helpers/tree.js';
 
 // The contract's tables (cli-contract.md, "Global options", "Errors and exit codes"), row for
 // row: names without their Markdown code marks, meanings verbatim.
@@ -129,7 +130,7 @@ describe('store help <topic>', () => {
     ['pest', 'unknown help topic "pest" (did you mean pets?)'],
     [
       'colours',
-      'unknown help topic "colours"; topics: environment, exit-codes, formatting; commands: pets, messages, orders, auth, profile, sandbox, completion',
+      `unknown help topic "colours"; topics: environment, exit-codes, formatting; commands: ${visibleNames().join(', ')}`,
     ],
   ])('store help %s: exit 2 with a suggestion when one is close', async (name, message) => {
     expect(await run(['help', name])).toEqual({

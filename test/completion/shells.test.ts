@@ -6,9 +6,11 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { HELP_TOPIC_NAMES } from '../../src/commands/help/topics.js';
 import { SCRIPT_FILES, type Shell } from '../../src/completion/shells.js';
 import { tempDir } from '../helpers/cli.js';
 import { BIN, collect, processEnv } from '../helpers/process.js';
+import { visibleNames } from '../helpers/tree.js';
 
 const COMPLETIONS = fileURLToPath(new URL('../../completions/', import.meta.url));
 const ZSH_CAPTURE = fileURLToPath(new URL('./zsh-capture.zsh', import.meta.url));
@@ -100,8 +102,10 @@ async function complete(
   return { code: result.code, words: words.sort() };
 }
 
+const TOP_LEVEL = visibleNames();
+
 const CASES: [string, string[]][] = [
-  ['store ', ['auth', 'completion', 'help', 'messages', 'orders', 'pets', 'profile', 'sandbox']],
+  ['store ', [...TOP_LEVEL, 'help'].sort()],
   ['store pets ', ['add', 'get', 'help', 'list']],
   ['store pets list --status ', ['available', 'pending', 'sold']],
   ['store pets list --status p', ['pending']],
@@ -125,21 +129,7 @@ const CASES: [string, string[]][] = [
   ],
   ['store --timeout 5 pets l', ['list']],
   ['store completion ', ['bash', 'fish', 'zsh']],
-  [
-    'store help ',
-    [
-      'auth',
-      'completion',
-      'environment',
-      'exit-codes',
-      'formatting',
-      'messages',
-      'orders',
-      'pets',
-      'profile',
-      'sandbox',
-    ],
-  ],
+  ['store help ', [...TOP_LEVEL, ...HELP_TOPIC_NAMES].sort()],
   ['store pets list --limit ', []],
 ];
 

@@ -1,0 +1,233 @@
+// `store api <path>`: any request to the service, with the profile's key and every rule of the
+// HTTP layer (retries by method, time limits, the body cap, proxies, Ctrl-C). The proof that
+// the layer is general: nothing here is special-cased below this file.
+import { readFile } from 'node:fs/promises';
+import { STATUS_CODES } from 'node:http';
+import type { ApiClient, ApiResponse } from '../api/client.js';
+import { FILES, words } from '../completion/hints.js';
+import type { Context } from '../context.js';
+import { FlagError } from '../errors.js';
+import { parseJson, stringifyJson } from '../json.js';
+import { sanitize } from '../render/sanitize.js';
+import { INT64_MAX, INT64_MIN } from '../schemas.js';
+import * as z from '../zod.js';
+import { defineCommand } from './define.js';
+import { switchFlag } from './flags.js';
+
+/** The paths of the spec (and the sandbox's own), offered by shell completion. */
+export const SPEC_PATHS = ['/pets', '/pets/{petId}', '/messages', '/store/orders'] as const;
+
+/** Headers the HTTP layer sets itself; -H may not replace them. */
+const RESERVED_HEADERS = new Set(['authorization', 'host', 'content-length', 'transfer-encoding']);
+
+const METHOD = /^[A-Za-z]+$/;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+const repeatable = z._default(z.array(z.string()), []);
+
+export interface ApiOptions {
+  path: string;
+  method?: string;
+  rawField: string[];
+  field: string[];
+  input?: string;
+  header: string[];
+  include: boolean;
+}
+
+export const command = defineCommand({
+  name: 'api',
+  description: 'Make a request to the service with the profile’s key, and print the answer',
+  args: {
+    path: {
+      name: '<path>',
+      description: 'relative to the base URL (/pets?limit=5, pets/42), or a URL on its host',
+      schema: z.string().check(z.minLength(1, 'the path must not be empty')),
+      complete: words(SPEC_PATHS),
+    },
+  },
+  flags: {
+    method: {
+      flags: '-X, --method <method>',
+      description: 'the HTTP method (default: GET, or POST with fields or --input)',
+      schema: z.optional(
+        z.string().check(z.regex(METHOD, '--method must be an HTTP method such as GET or PUT')),
+      ),
+      complete: words(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']),
+    },
+    rawField: {
+      flags: '-f, --raw-field <key=value>',
+      description: 'a string field of the JSON body (a query parameter for GET); repeatable',
+      schema: repeatable,
+      repeatable: true,
+    },
+    field: {
+      flags: '-F, --field <key=value>',
+      description:
+        'a typed field: numbers, true, false, null, @file for a file’s contents; repeatable',
+      schema: repeatable,
+      repeatable: true,
+    },
+    input: {
+      flags: '--input <file>',
+      description: 'the request body from a file (- for stdin), sent as it is',
+      schema: z.optional(z.string()),
+      complete: FILES,
+    },
+    header: {
+      flags: '-H, --header <header>',
+      description: "an extra request header, 'Name: value'; repeatable",
+      schema: repeatable,
+      repeatable: true,
+    },
+    include: switchFlag('-i, --include', 'print the status line and headers before the body'),
+  },
+  examples: [
+    'store api /pets?limit=5',
+    'store api -X POST /pets -f name=Rex -F categoryId=1',
+    'store api -X DELETE /pets/42',
+    'store api /pets/42 -i',
+    'store api --input pet.json /pets',
+  ],
+  check: (parsed): ApiOptions => {
+    for (const text of parsed.header) parseHeader(text);
+    for (const text of [...parsed.rawField, ...parsed.field]) splitField(text);
+    return parsed;
+  },
+  run,
+});
+
+export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
+  const api = await ctx.api();
+  const hasFields = opts.rawField.length + opts.field.length > 0;
+  const method = (
+    opts.method ?? (hasFields || opts.input !== undefined ? 'POST' : 'GET')
+  ).toUpperCase();
+  const fields = await readFields(opts, ctx);
+  const url = targetUrl(api, opts.path);
+  const headers = Object.fromEntries(opts.header.map(parseHeader));
+
+  // Fields go in the query string of a request without a body: GET, HEAD, or one whose body
+  // comes from --input.
+  const inQuery = method === 'GET' || method === 'HEAD' || opts.input !== undefined;
+  if (inQuery) {
+    for (const [key, value] of fields) url.searchParams.append(key, queryText(value));
+  }
+  let body: { data: Buffer; contentType: string } | undefined;
+  let json: Record<string, unknown> | undefined;
+  if (opts.input !== undefined) {
+    body = { data: await readInput(opts.input, ctx), contentType: 'application/json' };
+  } else if (!inQuery && fields.length > 0) {
+    json = Object.fromEntries(fields);
+  }
+  const response = await api.request({ method, path: url, headers, json, body });
+  printResponse(response, opts.include, ctx);
+  if (response.status < 200 || response.status >= 300) throw api.errorFor(response);
+}
+
+/** The URL of `path`: below the base URL, or a full URL on one of the profile's origins
+ * (the key is never sent to another host). */
+function targetUrl(api: ApiClient, path: string): URL {
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(path)) return api.url(path);
+  let url: URL;
+  try {
+    url = new URL(path);
+  } catch {
+    throw new FlagError(`not a valid URL: ${JSON.stringify(path)}`);
+  }
+  const { base, messages } = api.origins;
+  if (url.origin !== base.origin && url.origin !== messages.origin) {
+    throw new FlagError(
+      `refusing to send the API key to ${url.origin}: a full URL must be on the profile's host (${base.origin}${messages.origin === base.origin ? '' : ` or ${messages.origin}`}); nothing was sent`,
+    );
+  }
+  return url;
+}
+
+function parseHeader(text: string): [string, string] {
+  const colon = text.indexOf(':');
+  const name = colon > 0 ? text.slice(0, colon).trim() : '';
+  if (!HEADER_NAME.test(name)) {
+    throw new FlagError(`--header must be 'Name: value' (got ${JSON.stringify(text)})`);
+  }
+  if (RESERVED_HEADERS.has(name.toLowerCase())) {
+    throw new FlagError(`--header cannot set ${name}: store sets it itself`);
+  }
+  return [name, text.slice(colon + 1).trim()];
+}
+
+function splitField(text: string): [string, string] {
+  const equals = text.indexOf('=');
+  if (equals <= 0) {
+    throw new FlagError(`a field must be key=value (got ${JSON.stringify(text)})`);
+  }
+  return [text.slice(0, equals), text.slice(equals + 1)];
+}
+
+const INTEGER = /^-?(0|[1-9]\d*)$/;
+const DECIMAL = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+
+/** -F's value: a number (an int64 kept exact), true, false, null, or @file's contents. */
+async function typedValue(text: string, ctx: Context): Promise<unknown> {
+  if (text === 'true') return true;
+  if (text === 'false') return false;
+  if (text === 'null') return null;
+  if (INTEGER.test(text)) {
+    const big = BigInt(text);
+    if (big < INT64_MIN || big > INT64_MAX) return text;
+    return Number.isSafeInteger(Number(big)) ? Number(big) : big;
+  }
+  if (DECIMAL.test(text) && Number.isFinite(Number(text))) return Number(text);
+  if (text.startsWith('@')) return (await readInput(text.slice(1), ctx)).toString('utf8');
+  return text;
+}
+
+async function readFields(opts: ApiOptions, ctx: Context): Promise<[string, unknown][]> {
+  const fields: [string, unknown][] = opts.rawField.map(splitField);
+  for (const text of opts.field) {
+    const [key, value] = splitField(text);
+    fields.push([key, await typedValue(value, ctx)]);
+  }
+  return fields;
+}
+
+function queryText(value: unknown): string {
+  return typeof value === 'string' ? value : stringifyJson(value);
+}
+
+async function readInput(file: string, ctx: Context): Promise<Buffer> {
+  if (file === '-') return Buffer.from(await ctx.io.readStdin(ctx.signal));
+  try {
+    return await readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new FlagError(`cannot read ${sanitize(file)}${code ? ` (${code})` : ''}`);
+  }
+}
+
+/** The answer on stdout: JSON as sent (indented on a terminal, int64 exact), anything else
+ * as text; the status line and headers first with -i. */
+function printResponse(response: ApiResponse, include: boolean, ctx: Context): void {
+  const { io } = ctx;
+  // On a terminal, server text is shown as text; in a pipe it goes through untouched.
+  const shown = (text: string) =>
+    io.stdoutIsTTY ? text.split('\n').map(sanitize).join('\n') : text;
+  if (include) {
+    const lines = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}`.trimEnd()];
+    for (const [name, value] of Object.entries(response.headers)) {
+      for (const one of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${one}`);
+    }
+    io.out(`${shown(lines.join('\n'))}\n\n`);
+  }
+  if (response.body.length === 0) return;
+  const text = response.body.toString('utf8');
+  let data: unknown;
+  try {
+    data = parseJson(text);
+  } catch {
+    io.out(shown(text));
+    return;
+  }
+  if (io.stdoutIsTTY) io.out(`${stringifyJson(data, 2)}\n`);
+  else io.out(text.endsWith('\n') ? text : `${text}\n`);
+}

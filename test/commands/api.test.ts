@@ -1,0 +1,240 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { baseEnv, run, tempDir } from '../helpers/cli.js';
+import { api, KEY, unexpected } from '../helpers/http.js';
+
+const env = (extra: Record<string, string> = {}) => baseEnv({ STORE_API_KEY: KEY, ...extra });
+const BIG = '[{"id":9007199254740993,"name":"Tom","categoryId":3,"tag":{"x":1}}]';
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+describe('store api', () => {
+  it('GETs a path below the base URL and prints the JSON as sent when piped, int64 exact', async () => {
+    const scope = api().get('/v1/pets').query({ limit: '5' }).reply(200, BIG, JSON_TYPE);
+    const result = await run(['api', '/pets?limit=5'], { env: env() });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({ code: 0, stdout: `${BIG}\n`, stderr: '', prompts: [] });
+  });
+
+  it('accepts a path without the leading slash, and indents JSON on a terminal', async () => {
+    api().get('/v1/pets/9007199254740993').reply(200, '{"id":9007199254740993}', JSON_TYPE);
+    const result = await run(['api', 'pets/9007199254740993'], { env: env(), tty: true });
+    expect(result).toEqual({
+      code: 0,
+      stdout: '{\n  "id": 9007199254740993\n}\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it('POSTs -f and -F fields as a JSON body: strings, int64 digit for digit, true, false, null, @file', async () => {
+    const dir = tempDir();
+    const notes = join(dir, 'notes.txt');
+    writeFileSync(notes, 'friendly\n');
+    const scope = api()
+      .post(
+        '/v1/pets',
+        '{"name":"Rex","code":"007","categoryId":9007199254740993,"weight":1.5,"vaccinated":true,"sold":false,"owner":null,"notes":"friendly\\n"}',
+      )
+      .matchHeader('content-type', 'application/json')
+      .reply(201, '{"id":1}', JSON_TYPE);
+    const result = await run(
+      [
+        'api',
+        '/pets',
+        '-f',
+        'name=Rex',
+        '-f',
+        'code=007',
+        '-F',
+        'categoryId=9007199254740993',
+        '-F',
+        'weight=1.5',
+        '-F',
+        'vaccinated=true',
+        '-F',
+        'sold=false',
+        '-F',
+        'owner=null',
+        '-F',
+        `notes=@${notes}`,
+      ],
+      { env: env() },
+    );
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({ code: 0, stdout: '{"id":1}\n', stderr: '', prompts: [] });
+  });
+
+  it('sends fields of a GET as query parameters', async () => {
+    const scope = api()
+      .get('/v1/pets')
+      .query({ status: 'sold', limit: '3' })
+      .reply(200, '[]', JSON_TYPE);
+    const result = await run(['api', '-X', 'get', '/pets', '-f', 'status=sold', '-F', 'limit=3'], {
+      env: env(),
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(result.code).toBe(0);
+  });
+
+  it('sends --input as the body, as it is, and fields then go in the query string', async () => {
+    const file = join(tempDir(), 'pet.json');
+    writeFileSync(file, '{"name": "Rex", "categoryId": 9007199254740993}');
+    const scope = api()
+      .put('/v1/pets/7', '{"name": "Rex", "categoryId": 9007199254740993}')
+      .query({ dryRun: 'true' })
+      .reply(200, '{"id":7}', JSON_TYPE);
+    const result = await run(['api', '-X', 'PUT', 'pets/7', '--input', file, '-F', 'dryRun=true'], {
+      env: env(),
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({ code: 0, stdout: '{"id":7}\n', stderr: '', prompts: [] });
+  });
+
+  it('reads --input - from stdin', async () => {
+    const scope = api().patch('/v1/pets/7', '{"status":"sold"}').reply(200, '{"id":7}');
+    const result = await run(['api', '-X', 'PATCH', '/pets/7', '--input', '-'], {
+      env: env(),
+      stdin: '{"status":"sold"}',
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(result.code).toBe(0);
+  });
+
+  it('prints nothing for an empty reply (204), exit 0', async () => {
+    const scope = api().delete('/v1/pets/7').reply(204);
+    const result = await run(['api', '-X', 'DELETE', '/pets/7'], { env: env() });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({ code: 0, stdout: '', stderr: '', prompts: [] });
+  });
+
+  it('prints the status line and headers first with -i (HEAD: no body)', async () => {
+    api().head('/v1/pets').reply(200, '', { 'x-total': '12' });
+    const result = await run(['api', '-X', 'HEAD', '/pets', '-i'], { env: env() });
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'HTTP/1.1 200 OK\nx-total: 12\n\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it.each([
+    [400, 'invalid_body', 3],
+    [401, 'unauthorized', 4],
+    [404, 'pet_not_found', 5],
+    [409, 'conflict', 3],
+    [500, 'internal', 7],
+  ])(
+    'prints the body of an HTTP %i to stdout, the error line to stderr, exit %i',
+    async (status, code, exit) => {
+      const body = `{"code":"${code}","message":"it failed","status":${status}}`;
+      api().delete('/v1/pets/1').reply(status, body, JSON_TYPE);
+      const result = await run(['api', '-X', 'DELETE', '/pets/1'], { env: env() });
+      expect(result).toEqual({
+        code: exit,
+        stdout: `${body}\n`,
+        stderr: `error: it failed (${code}, HTTP ${status})\n`,
+        prompts: [],
+      });
+    },
+  );
+
+  it('retries GET, HEAD, PUT and DELETE on 503 (three attempts), POST and PATCH never', async () => {
+    for (const method of ['GET', 'HEAD', 'PUT', 'DELETE', 'POST', 'PATCH']) {
+      const attempts = ['POST', 'PATCH'].includes(method) ? 1 : 3;
+      const scope = api().intercept('/v1/pets/1', method).times(attempts).reply(503, '', JSON_TYPE);
+      const sleeps: number[] = [];
+      const result = await run(['api', '-X', method, '/pets/1'], { env: env(), sleeps });
+      expect(scope.isDone()).toBe(true);
+      expect(result.code).toBe(7);
+      expect(sleeps).toHaveLength(attempts - 1);
+    }
+  });
+
+  it('retries a POST answered 429, as many times as a GET', async () => {
+    const scope = api()
+      .post('/v1/messages', '{"message":"hi"}')
+      .times(2)
+      .reply(429, '', { 'retry-after': '1' })
+      .post('/v1/messages', '{"message":"hi"}')
+      .reply(201, '{"id":"m1"}', JSON_TYPE);
+    const sleeps: number[] = [];
+    const result = await run(['api', '/messages', '-f', 'message=hi'], { env: env(), sleeps });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({ code: 0, stdout: '{"id":"m1"}\n', stderr: '', prompts: [] });
+    expect(sleeps).toEqual([1000, 1000]);
+  });
+
+  it('accepts a full URL on the profile’s host, and on its messages host', async () => {
+    const base = api().get('/v1/store/orders').reply(200, '[]', JSON_TYPE);
+    const messages = api('https://msg.animal-store.example')
+      .get('/v1/messages/m1')
+      .reply(200, '{}', JSON_TYPE);
+    const extra = { STORE_MESSAGES_URL: 'https://msg.animal-store.example/v1' };
+    const one = await run(['api', 'https://api.animal-store.example/v1/store/orders'], {
+      env: env(extra),
+    });
+    const two = await run(['api', 'https://msg.animal-store.example/v1/messages/m1'], {
+      env: env(extra),
+    });
+    expect(base.isDone() && messages.isDone()).toBe(true);
+    expect([one.code, two.code]).toEqual([0, 0]);
+  });
+
+  it('refuses a full URL on another host: exit 2, nothing sent, the key stays home', async () => {
+    const result = await run(['api', 'https://elsewhere.example/v1/pets'], { env: env() });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "error: refusing to send the API key to https://elsewhere.example: a full URL must be on the profile's host (https://api.animal-store.example); nothing was sent\n",
+      prompts: [],
+    });
+    expect(unexpected).toEqual([]);
+  });
+
+  it('refuses plain http to a host that is not loopback: exit 2, nothing sent', async () => {
+    const result = await run(['api', '/pets'], {
+      env: env({ STORE_BASE_URL: 'http://api.animal-store.example/v1' }),
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: refusing to send the API key over plain HTTP/);
+  });
+
+  it.each([
+    [
+      ['-H', 'Authorization: Bearer other'],
+      'error: --header cannot set Authorization: store sets it itself\n',
+    ],
+    [['-H', 'no colon'], `error: --header must be 'Name: value' (got "no colon")\n`],
+    [['-f', 'novalue'], 'error: a field must be key=value (got "novalue")\n'],
+    [['-X', 'GET POST'], 'error: --method must be an HTTP method such as GET or PUT\n'],
+    [['--input', '/nonexistent/file'], 'error: cannot read /nonexistent/file (ENOENT)\n'],
+  ])('refuses %j with exit 2 and sends nothing', async (flags, stderr) => {
+    const result = await run(['api', '/pets', ...flags], { env: env() });
+    expect(result).toEqual({ code: 2, stdout: '', stderr, prompts: [] });
+  });
+
+  it('sends extra headers, and prints a body that is not JSON as text (made safe on a terminal)', async () => {
+    const scope = api()
+      .get('/v1/pets')
+      .matchHeader('x-request-id', 'abc 123')
+      .times(2)
+      .reply(200, 'plain \u001b[31mtext', { 'content-type': 'text/plain' });
+    const piped = await run(['api', '/pets', '-H', 'X-Request-Id: abc 123'], { env: env() });
+    const tty = await run(['api', '/pets', '-H', 'X-Request-Id: abc 123'], {
+      env: env(),
+      tty: true,
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(piped.stdout).toBe('plain \u001b[31mtext');
+    expect(tty.stdout).toBe('plain \\x1b[31mtext');
+  });
+
+  it('needs a key like every command: exit 4 and nothing sent', async () => {
+    const result = await run(['api', '/pets'], { env: baseEnv() });
+    expect(result.code).toBe(4);
+    expect(result.stdout).toBe('');
+  });
+});
