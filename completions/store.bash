@@ -44,6 +44,8 @@ __store_step() {
     'pets add:--status') want='w:available pending sold' ;;
     'pets add:--file') want='files' ;;
     'pets add:--concurrency') want='none' ;;
+    'pets add:--failed') want='files' ;;
+    'pets add:--skip') want='none' ;;
     'profile set:--base-url') want='none' ;;
     'profile set:--messages-url') want='none' ;;
     'api:-X'|'api:--method') want='w:GET HEAD POST PUT PATCH DELETE' ;;
@@ -67,7 +69,7 @@ __store_step() {
 __store_flags() {
   case $cmd in
     'pets list') want='w:--status --limit ' ;;
-    'pets add') want='w:--name --category-id --status --file --concurrency ' ;;
+    'pets add') want='w:--name --category-id --status --file --concurrency --failed --skip --dry-run ' ;;
     'auth login') want='w:--with-key --no-verify ' ;;
     'profile set') want='w:--base-url --messages-url ' ;;
     'api') want='w:-X --method -f --raw-field -F --field --input -H --header -i --include ' ;;

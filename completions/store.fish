@@ -81,6 +81,10 @@ function __store_state
                 set want 1
             case 'pets add:--concurrency'
                 set want 1
+            case 'pets add:--failed'
+                set want 1
+            case 'pets add:--skip'
+                set want 1
             case 'profile set:--base-url'
                 set want 1
             case 'profile set:--messages-url'
@@ -173,6 +177,9 @@ complete -c store -n '__store_in "pets add"' -l category-id -x -d 'the id of its
 complete -c store -n '__store_in "pets add"' -l status -x -a 'available pending sold' -d 'its status (available, pending, sold)'
 complete -c store -n '__store_in "pets add"' -l file -r -F -d 'read animals from a file (- for stdin): a JSON object, a JSON array, or NDJSON'
 complete -c store -n '__store_in "pets add"' -l concurrency -x -d 'with --file: requests in flight at once, 1-64 (default 8)'
+complete -c store -n '__store_in "pets add"' -l failed -r -F -d 'with --file: write every input not created to this file (NDJSON), to run again'
+complete -c store -n '__store_in "pets add"' -l skip -x -d 'with --file: skip the first n inputs (resume an interrupted import)'
+complete -c store -n '__store_in "pets add"' -l dry-run -d 'with --file: check every input and send nothing'
 
 # store pets help
 complete -c store -n '__store_at "pets help" 0' -a 'list add get'

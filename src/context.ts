@@ -40,6 +40,10 @@ export interface Context {
     apiKey?: string;
     interruptible?: boolean;
     retries?: number;
+    /** Further attempts after HTTP 429, when not `retries`. */
+    rateLimitRetries?: number;
+    /** Replaces the dim line a terminal shows for each retry. */
+    onRetry?: (notice: RetryNotice) => void;
   }): Promise<ApiClient>;
   warn(line: string): void;
   /** A deprecation warning, unless STORE_NO_DEPRECATION_WARNINGS=1 silences them. */
@@ -110,6 +114,9 @@ export function createContext(
       ]);
       const timing = { ...realTiming(overrides.retries), ...deps.timing };
       if (overrides.retries !== undefined) timing.retries = overrides.retries;
+      if (overrides.rateLimitRetries !== undefined) {
+        timing.rateLimitRetries = overrides.rateLimitRetries;
+      }
       const client = new ApiClient({
         baseUrl: resolved.baseUrl,
         messagesUrl: resolved.messagesUrl,
@@ -120,7 +127,7 @@ export function createContext(
         trace: options.debug ? (line) => io.err(`${sanitize(line)}\n`) : undefined,
         warn: deprecationsOn ? warn : undefined,
         timing,
-        onRetry,
+        onRetry: overrides.onRetry ?? onRetry,
       });
       // So nobody hits staging or production by accident, say which profile is in use.
       if (!announced && resolved.name !== DEFAULT_PROFILE && io.stderrIsTTY) {

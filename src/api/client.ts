@@ -67,6 +67,8 @@ export interface RequestOptions {
   /** A deprecation the command already announced (its sunset date): not said twice. */
   announcedSunset?: string;
   onRetry?: (notice: RetryNotice) => void;
+  /** Runs each attempt: where requests in flight are limited (bulk add slows down on 429). */
+  throttle?: <T>(attempt: () => Promise<T>) => Promise<T>;
 }
 
 export interface ApiResponse extends Exchange {
@@ -126,13 +128,13 @@ export class ApiClient {
     this.traceRequest(method, url, headers, body);
 
     const { timing, signal } = this.options;
-    const attempts = timing.retries + 1;
     for (let attempt = 1; ; attempt += 1) {
-      const last = attempt >= attempts;
+      const last = attempt > timing.retries;
       const started = performance.now();
       let exchange: Exchange;
       try {
-        exchange = await this.transport.exchange({ method, url, headers, body, signal });
+        const attemptOnce = () => this.transport.exchange({ method, url, headers, body, signal });
+        exchange = await (opts.throttle ? opts.throttle(attemptOnce) : attemptOnce());
       } catch (error) {
         if (last || !retriesFailure(method, error)) throw withAttempts(error, attempt);
         await this.pause(opts, backoffMs(attempt - 1, timing), (error as Error).message, attempt);
@@ -140,7 +142,9 @@ export class ApiClient {
       }
       this.traceResponse(exchange, started);
       this.warnIfDeprecated(method, url, exchange.headers, opts.announcedSunset);
-      if (!last && retriesStatus(method, exchange.status)) {
+      const limited =
+        exchange.status === 429 && attempt <= (timing.rateLimitRetries ?? timing.retries);
+      if ((limited || !last) && retriesStatus(method, exchange.status)) {
         const delay =
           retryAfterMs(exchange.headers['retry-after']) ?? backoffMs(attempt - 1, timing);
         await this.pause(opts, delay, `HTTP ${exchange.status}`, attempt, exchange.status);
@@ -220,7 +224,9 @@ export class ApiClient {
     attempt: number,
     status?: number,
   ): Promise<void> {
-    const attempts = this.options.timing.retries + 1;
+    const { timing } = this.options;
+    const attempts =
+      (status === 429 ? (timing.rateLimitRetries ?? timing.retries) : timing.retries) + 1;
     const notice: RetryNotice = { reason, delayMs, attempt: attempt + 1, attempts, status };
     this.trace(`! ${reason}; retrying in ${Math.round(delayMs)} ms`);
     this.options.onRetry?.(notice);

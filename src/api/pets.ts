@@ -1,5 +1,5 @@
 import { type Int64, type NewPet, Pet, type PetStatus, Pets } from '../schemas.js';
-import type { ApiClient } from './client.js';
+import type { ApiClient, RequestOptions } from './client.js';
 
 export interface ListPetsQuery {
   limit?: number;
@@ -10,8 +10,12 @@ export function listPets(api: ApiClient, query: ListPetsQuery): Promise<Pet[]> {
   return api.send({ method: 'GET', path: '/pets', query: { ...query }, schema: Pets });
 }
 
-export function createPet(api: ApiClient, pet: NewPet): Promise<Pet> {
-  return api.send({ method: 'POST', path: '/pets', json: pet, schema: Pet });
+export function createPet(
+  api: ApiClient,
+  pet: NewPet,
+  how: Pick<RequestOptions, 'throttle'> = {},
+): Promise<Pet> {
+  return api.send({ method: 'POST', path: '/pets', json: pet, schema: Pet, ...how });
 }
 
 /** The removal date of GET /pets/{petId} (spec 4.3). */

@@ -25,6 +25,8 @@ export function isIdempotent(method: string): boolean {
 /** How retries wait; tests pass a clock that does not sleep. */
 export interface RetryTiming {
   retries: number;
+  /** Further attempts after HTTP 429 (the server did not act); `retries` when absent. */
+  rateLimitRetries?: number;
   baseMs: number;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   random(): number;

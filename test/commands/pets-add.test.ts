@@ -166,9 +166,9 @@ describe('store pets add --file', () => {
     expect(json.stderr).toBe('');
     expect(json.stdout.split('\n')).toEqual([
       created(1, 'A', 1),
-      '{"input":2,"error":{"code":"invalid_input","message":"categoryId: must be an integer in the int64 range","status":null}}',
+      '{"input":2,"error":{"code":"invalid_input","message":"categoryId is required","status":null}}',
       '{"input":3,"error":{"code":"no_category","message":"category 3 does not exist","status":404}}',
-      '{"input":4,"error":{"code":"invalid_input","message":"input: Invalid input: expected object, received string","status":null}}',
+      '{"input":4,"error":{"code":"invalid_input","message":"expected an object with name and categoryId (got a string)","status":null}}',
       created(4, 'D', 4),
       '',
     ]);
@@ -187,8 +187,7 @@ describe('store pets add --file', () => {
     expect(result).toEqual({
       code: 7,
       stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n1\tA\t1\t\n',
-      stderr:
-        'error: input 2: database down (internal, HTTP 500)\n1 of 2 animals were not created\n',
+      stderr: 'error: input 2: database down (internal, HTTP 500)\n1 created, 1 failed (input 2)\n',
       prompts: [],
     });
   });
@@ -483,21 +482,42 @@ describe('every command that calls the API', () => {
     },
   );
 
-  it('pets add --file reports a 401 for each object, exit 4', async () => {
+  it('pets add --file stops sending at a 401: one POST, the rest not sent, exit 4', async () => {
     api()
       .post('/v1/pets')
-      .twice()
+      .once()
       .reply(401, { code: 'unauthorized', message: 'key revoked', status: 401 });
     const result = await run(['pets', 'add', '--file', '-', '--json', '--concurrency', '1'], {
       env: env(),
-      stdin: `${PET}\n${PET}\n`,
+      stdin: `${PET}\n${PET}\n${PET}\n`,
     });
-    const line = (n: number) =>
-      `{"input":${n},"error":{"code":"unauthorized","message":"key revoked","status":401}}`;
+    const notSent = (n: number) =>
+      `{"input":${n},"error":{"code":"not_sent","message":"input 1 failed: key revoked","status":null}}`;
     expect(result).toEqual({
       code: 4,
-      stdout: `${line(1)}\n${line(2)}\n`,
-      stderr: '',
+      stdout: `{"input":1,"error":{"code":"unauthorized","message":"key revoked","status":401}}\n${notSent(2)}\n${notSent(3)}\n`,
+      stderr:
+        '{"error":{"code":"not_sent","message":"inputs 2-3 not sent: input 1 failed: key revoked","status":null}}\n',
+      prompts: [],
+    });
+  });
+
+  it('pets add --file without --json: one error line for the input refused, one for all not sent', async () => {
+    api()
+      .post('/v1/pets')
+      .once()
+      .reply(403, { code: 'forbidden', message: 'read-only key', status: 403 });
+    const result = await run(['pets', 'add', '--file', '-', '--concurrency', '1'], {
+      env: env(),
+      stdin: `${PET}\n${PET}\n${PET}\n${PET}\n`,
+    });
+    expect(result).toEqual({
+      code: 4,
+      stdout: '',
+      stderr:
+        'error: input 1: read-only key (forbidden, HTTP 403)\n' +
+        'error: inputs 2-4 not sent: input 1 failed: read-only key\n' +
+        '0 created, 1 failed (input 1), 3 not sent (inputs 2-4)\n',
       prompts: [],
     });
   });

@@ -59,7 +59,7 @@ describe('store against the sandbox', () => {
       signal: null,
       stdout:
         '{"id":2,"name":"A","categoryId":1,"status":"sold"}\n' +
-        '{"input":2,"error":{"code":"invalid_input","message":"categoryId: must be an integer in the int64 range","status":null}}\n' +
+        '{"input":2,"error":{"code":"invalid_input","message":"categoryId is required","status":null}}\n' +
         '{"id":3,"name":"C","categoryId":3}\n',
       stderr: '',
     });

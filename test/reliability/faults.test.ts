@@ -180,9 +180,9 @@ describe('pets add --file when the server goes away', () => {
       code: 6,
       stdout:
         `{"input":1,"error":{"code":"network_error","message":"${refused}","status":null}}\n` +
-        `{"input":2,"error":{"code":"not_sent","message":"not sent: input 1 could not reach the server (${refused})","status":null}}\n` +
-        '{"input":3,"error":{"code":"invalid_input","message":"categoryId: must be an integer in the int64 range","status":null}}\n',
-      stderr: '',
+        `{"input":2,"error":{"code":"not_sent","message":"input 1 failed: ${refused}","status":null}}\n` +
+        '{"input":3,"error":{"code":"invalid_input","message":"categoryId is required","status":null}}\n',
+      stderr: `{"error":{"code":"not_sent","message":"input 2 not sent: input 1 failed: ${refused}","status":null}}\n`,
       prompts: [],
     });
   });

@@ -155,7 +155,7 @@ describe('edges', () => {
       code: 130,
       signal: null,
       stdout: '{"id":1,"name":"a","categoryId":1}\n',
-      stderr: 'interrupted: 1 created, 0 failed; inputs from 2 on were not sent\n',
+      stderr: 'interrupted: inputs after 1 were not sent; resume with --skip 1\n',
     });
   });
 });

@@ -1,17 +1,17 @@
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { createPet } from '../../api/pets.js';
+import { DEFAULT_CONCURRENCY, type ImportOptions, importPets } from '../../bulk/import.js';
 import type { Context } from '../../context.js';
 import { FlagError } from '../../errors.js';
 import { renderItem } from '../../render/output.js';
 import type { NewPet } from '../../schemas.js';
 import * as z from '../../zod.js';
 import { defineCommand, missingFlags } from '../define.js';
-import { fileFlag, int64Flag, intFlag, statusFlag, textFlag } from '../flags.js';
-import { DEFAULT_CONCURRENCY, readInputs, sendAll } from './bulk.js';
+import { fileFlag, int64Flag, intFlag, statusFlag, switchFlag, textFlag } from '../flags.js';
 import { PET_COLUMNS } from './columns.js';
 
-export type AddOptions = { file: string; concurrency: number } | { pet: NewPet };
+export type AddOptions = ({ file: string } & ImportOptions) | { pet: NewPet };
 
 const MAX_CONCURRENCY = 64;
 
@@ -39,20 +39,47 @@ export const command = defineCommand({
       description: `with --file: requests in flight at once, 1-${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})`,
       schema: z.optional(intFlag('--concurrency', 1, MAX_CONCURRENCY)),
     },
+    failed: fileFlag(
+      '--failed <file>',
+      'with --file: write every input not created to this file (NDJSON), to run again',
+    ),
+    skip: {
+      flags: '--skip <n>',
+      description: 'with --file: skip the first n inputs (resume an interrupted import)',
+      schema: z.optional(intFlag('--skip', 0, Number.MAX_SAFE_INTEGER)),
+    },
+    dryRun: switchFlag('--dry-run', 'with --file: check every input and send nothing'),
   },
   examples: [
     'store pets add --name Rex --category-id 1 --status available',
     'store pets add --file animals.ndjson --json > results.ndjson',
     'echo \'{"name":"Tom","categoryId":2}\' | store pets add --file -',
+    'store pets add --file animals.ndjson --failed retry.ndjson',
+    'store pets add --file animals.ndjson --skip 1200',
   ],
-  check({ file, name, categoryId, status, concurrency }): AddOptions {
+  check({ file, name, categoryId, status, concurrency, failed, skip, dryRun }): AddOptions {
     if (file !== undefined) {
       if (name !== undefined || categoryId !== undefined || status !== undefined) {
         throw new FlagError('--file cannot be combined with --name, --category-id or --status');
       }
-      return { file, concurrency: concurrency ?? DEFAULT_CONCURRENCY };
+      return {
+        file,
+        concurrency: concurrency ?? DEFAULT_CONCURRENCY,
+        failed,
+        skip: skip ?? 0,
+        dryRun,
+      };
     }
-    if (concurrency !== undefined) throw new FlagError('--concurrency goes with --file');
+    const bulkOnly = [
+      ['--concurrency', concurrency !== undefined],
+      ['--failed', failed !== undefined],
+      ['--skip', skip !== undefined],
+      ['--dry-run', dryRun],
+    ].filter(([, given]) => given);
+    if (bulkOnly.length > 0)
+      throw new FlagError(
+        `${bulkOnly.map(([flag]) => flag).join(', ')} ${bulkOnly.length > 1 ? 'go' : 'goes'} with --file`,
+      );
     const missing = [
       ...(name === undefined ? ['--name'] : []),
       ...(categoryId === undefined ? ['--category-id'] : []),
@@ -71,9 +98,12 @@ export async function run(opts: AddOptions, ctx: Context): Promise<void> {
     renderItem(ctx.io, pet, PET_COLUMNS, ctx.options);
     return;
   }
+  if (opts.file === '-' && ctx.io.stdinIsTTY) {
+    ctx.io.err('Reading animals from the terminal, one JSON object per line; Ctrl-D to finish\n');
+  }
   const input = await openInput(opts.file, ctx);
   try {
-    await sendAll(readInputs(input, ctx.signal), ctx, opts.concurrency);
+    await importPets(input, ctx, opts);
   } finally {
     input.destroy();
   }

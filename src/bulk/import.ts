@@ -1,0 +1,222 @@
+// `pets add --file`: every input checked, then sent once over one keep-alive pool with a
+// bounded number of requests in flight, reported in input order. It stops sending at the
+// first failure that every later input would meet too (the key refused, the server out of
+// reach), slows down while the server answers 429, and can resume (--skip) or retry only what
+// failed (--failed).
+import { closeSync, openSync, writeSync } from 'node:fs';
+import type { Readable } from 'node:stream';
+import type { RetryNotice } from '../api/client.js';
+import { createPet } from '../api/pets.js';
+import { PET_COLUMNS } from '../commands/pets/columns.js';
+import type { Context } from '../context.js';
+import { CliError, ExitCode, FlagError, NetworkError, SilentExit } from '../errors.js';
+import { stringifyJson } from '../json.js';
+import { BulkReport, type Outcome } from '../render/bulk-report.js';
+import type { NewPet } from '../schemas.js';
+import { checkInput } from './check-input.js';
+import { OrderedWindow } from './ordered-window.js';
+import { type Input, readInputs } from './read-inputs.js';
+
+export const DEFAULT_CONCURRENCY = 8;
+/** Further attempts of a POST answered 429 (the server did not act on it). */
+export const RATE_LIMIT_RETRIES = 5;
+
+export interface ImportOptions {
+  concurrency: number;
+  /** Inputs before this number are skipped (resuming an import). */
+  skip: number;
+  dryRun: boolean;
+  /** Where the inputs not created are written, as NDJSON. */
+  failed?: string;
+}
+
+/** Requests in flight: halved while the server answers 429 (at most once a second), raised
+ * by one again after each `current` successes in a row. Every attempt, a resend included,
+ * waits for a place. */
+export class RateLimiter {
+  current: number;
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  private lastCut = Number.NEGATIVE_INFINITY;
+  private successes = 0;
+
+  constructor(private readonly max: number) {
+    this.current = max;
+  }
+
+  async run<T>(attempt: () => Promise<T>): Promise<T> {
+    while (this.active >= this.current) {
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+    this.active += 1;
+    try {
+      return await attempt();
+    } finally {
+      this.active -= 1;
+      this.waiting.shift()?.();
+    }
+  }
+
+  tooMany(now = performance.now()): void {
+    this.successes = 0;
+    if (now - this.lastCut < 1000) return;
+    this.lastCut = now;
+    this.current = Math.max(1, Math.floor(this.current / 2));
+  }
+
+  succeeded(): void {
+    this.successes += 1;
+    if (this.current < this.max && this.successes >= this.current) {
+      this.current += 1;
+      this.successes = 0;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
+/** The inputs not created, as they were given, one per line: a file to run again. */
+class FailedFile {
+  private readonly fd: number;
+
+  constructor(readonly path: string) {
+    try {
+      this.fd = openSync(path, 'w', 0o644);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new FlagError(`cannot write --failed ${path}${code ? ` (${code})` : ''}`);
+    }
+  }
+
+  write(input: Input): void {
+    const text = 'value' in input ? stringifyJson(input.value) : input.line;
+    if (text !== undefined) writeSync(this.fd, `${text}\n`);
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+/** A failure that every later input would meet too: nothing more is sent after it. */
+function stopsTheImport(error: CliError): boolean {
+  if (error.exitCode === ExitCode.auth) return true;
+  return error instanceof NetworkError && error.unreachable;
+}
+
+/** A POST that timed out or whose connection broke may have been acted on. */
+function mayHaveCreated(error: CliError): boolean {
+  return error instanceof NetworkError && !error.unreachable;
+}
+
+export async function importPets(
+  stream: Readable,
+  ctx: Context,
+  opts: ImportOptions,
+): Promise<void> {
+  const { io, options, signal } = ctx;
+  const failedFile = opts.failed === undefined ? undefined : new FailedFile(opts.failed);
+  const limiter = new RateLimiter(opts.concurrency);
+  // Requests in flight are let finish after Ctrl-C: whether they created an animal is known.
+  // A 429 slows the whole import down instead of showing a line per retry.
+  const api = opts.dryRun
+    ? undefined
+    : await ctx.api({
+        interruptible: false,
+        rateLimitRetries: RATE_LIMIT_RETRIES,
+        onRetry: (notice: RetryNotice) => {
+          if (notice.status === 429) limiter.tooMany();
+        },
+      });
+  const report = new BulkReport(io, {
+    json: options.json,
+    dryRun: opts.dryRun,
+    columns: PET_COLUMNS,
+  });
+
+  const inputsByNumber = new Map<number, Input>();
+  let firstFailure: CliError | undefined;
+  const window = new OrderedWindow<Outcome>({
+    span: opts.concurrency,
+    limit: () => opts.concurrency,
+    first: opts.skip + 1,
+    report: (n, outcome) => {
+      const input = inputsByNumber.get(n);
+      inputsByNumber.delete(n);
+      if (outcome.kind === 'failed' || outcome.kind === 'not_sent') {
+        firstFailure ??= outcome.error;
+        if (input) failedFile?.write(input);
+      }
+      report.report(n, outcome);
+    },
+  });
+
+  let stopped: { n: number; error: CliError } | undefined;
+  const send = async (n: number, pet: NewPet): Promise<Outcome> => {
+    try {
+      const created = await createPet(api as NonNullable<typeof api>, pet, {
+        throttle: (attempt) => limiter.run(attempt),
+      });
+      limiter.succeeded();
+      return { kind: 'created', pet: created };
+    } catch (error) {
+      if (!(error instanceof CliError)) throw error;
+      if (stopsTheImport(error)) stopped ??= { n, error };
+      if (mayHaveCreated(error)) {
+        error.message = `${error.message}; the animal may have been created`;
+        return { kind: 'failed', error, uncertain: true };
+      }
+      return { kind: 'failed', error };
+    }
+  };
+
+  // Ctrl-C: stop reading (a silent stdin included) and let the requests in flight finish.
+  const onAbort = () => {
+    stream.destroy();
+    if (window.inFlight > 0) {
+      io.err(`waiting for ${window.inFlight} requests in flight (Ctrl-C again to quit at once)\n`);
+    }
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
+  let read = opts.skip;
+  try {
+    for await (const input of readInputs(stream)) {
+      if (input.n <= opts.skip) continue;
+      await window.ready(input.n, signal);
+      if (signal.aborted) break;
+      read = input.n;
+      inputsByNumber.set(input.n, input);
+      if ('error' in input) {
+        window.settle(input.n, { kind: 'failed', error: input.error });
+        continue;
+      }
+      const checked = checkInput(input.value);
+      if ('error' in checked) window.settle(input.n, { kind: 'failed', error: checked.error });
+      else if (opts.dryRun) window.settle(input.n, { kind: 'valid' });
+      else if (stopped) {
+        const cause = `input ${stopped.n} failed: ${stopped.error.message}`;
+        const error = new CliError(cause, stopped.error.exitCode, 'not_sent');
+        window.settle(input.n, { kind: 'not_sent', error });
+      } else window.start(input.n, () => send(input.n, checked.pet));
+    }
+  } catch (error) {
+    // The stream destroyed by Ctrl-C ends the reading; anything else is a real failure.
+    if (!signal.aborted) throw error;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    await window.drain();
+    failedFile?.close();
+  }
+
+  if (signal.aborted) {
+    const resume = window.unreported - 1;
+    report.finish(
+      `interrupted: inputs after ${resume} were not sent; resume with --skip ${resume}`,
+    );
+    throw new SilentExit(ExitCode.interrupted);
+  }
+  if (read === opts.skip && opts.skip > 0) {
+    throw new FlagError(`--skip ${opts.skip}: the input has no more than ${opts.skip} objects`);
+  }
+  report.finish();
+  if (firstFailure) throw new SilentExit(firstFailure.exitCode);
+}

@@ -1,0 +1,83 @@
+// Runs numbered tasks with a bounded number in flight and hands their results over in number
+// order, however they finish. The span from the oldest unreported number to the newest
+// started one never exceeds `span`, so results waiting for an earlier one stay few, and at
+// most `limit()` tasks run at once (a limit that may change while it runs).
+
+export interface OrderedWindowOptions<T> {
+  /** How many numbers may be started but not yet reported. */
+  span: number;
+  /** How many tasks may run at once, read each time a new one would start. */
+  limit(): number;
+  /** Called once per number, in order from `first`. */
+  report(n: number, result: T): void;
+  /** The first number (1 unless inputs are skipped). */
+  first?: number;
+}
+
+export class OrderedWindow<T> {
+  private readonly done = new Map<number, T>();
+  private next: number;
+  private running = 0;
+  private wake: (() => void) | undefined;
+  private readonly tasks = new Set<Promise<void>>();
+
+  constructor(private readonly options: OrderedWindowOptions<T>) {
+    this.next = options.first ?? 1;
+  }
+
+  /** The first number not reported yet. */
+  get unreported(): number {
+    return this.next;
+  }
+
+  get inFlight(): number {
+    return this.running;
+  }
+
+  /** Resolves once number `n` may start: the span and the limit allow it. */
+  async ready(n: number, signal?: AbortSignal): Promise<void> {
+    while (
+      !signal?.aborted &&
+      (n - this.next >= this.options.span || this.running >= Math.max(1, this.options.limit()))
+    ) {
+      await new Promise<void>((resolve) => {
+        const onAbort = () => resolve();
+        this.wake = () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    }
+  }
+
+  /** Starts `task` for number `n`; its result is reported in order. A task must not throw. */
+  start(n: number, task: () => Promise<T>): void {
+    this.running += 1;
+    const run = task().then((result) => {
+      this.running -= 1;
+      this.settle(n, result);
+    });
+    this.tasks.add(run);
+    void run.finally(() => this.tasks.delete(run));
+  }
+
+  /** A result known without a task (an input that was not sent). */
+  settle(n: number, result: T): void {
+    this.done.set(n, result);
+    while (this.done.has(this.next)) {
+      const ready = this.done.get(this.next) as T;
+      this.done.delete(this.next);
+      this.options.report(this.next, ready);
+      this.next += 1;
+    }
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  /** Waits for every task started. */
+  async drain(): Promise<void> {
+    while (this.tasks.size > 0) await Promise.all(this.tasks);
+  }
+}

@@ -1,0 +1,132 @@
+// The inputs of `pets add --file`, read as they stream: NDJSON line by line (memory does not
+// grow with the file), or one JSON document (an object or an array) read whole. A line is
+// never held beyond MAX_LINE_BYTES: a longer one is that input's failure, not a crash.
+import type { Readable } from 'node:stream';
+import { CliError, ExitCode, FlagError } from '../errors.js';
+import { parseJson } from '../json.js';
+
+/** Far beyond any animal (the service takes bodies up to 1 MiB). */
+export const MAX_LINE_BYTES = 1024 * 1024;
+/** A JSON document (not NDJSON) is read whole: bounded so that /dev/zero cannot exhaust memory. */
+export const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
+
+/** The n-th input (1-based): its value, or why it cannot be used. `line` is its text. */
+export type Input =
+  | { n: number; value: unknown; line?: string }
+  | { n: number; error: CliError; line?: string };
+
+const EXPECTED = 'expected a JSON object, a JSON array or NDJSON';
+
+export function rejected(code: string, message: string): CliError {
+  return new CliError(message, ExitCode.rejected, code);
+}
+
+/** Lines of a stream, split on \n (a \r before it dropped); a line over `max` bytes comes
+ * back as `{ tooLong }` and the rest of it is skipped without being kept. */
+export async function* lines(
+  stream: Readable,
+  max = MAX_LINE_BYTES,
+): AsyncGenerator<string | { tooLong: number }> {
+  let held: Buffer[] = [];
+  let size = 0;
+  let skipping = false;
+  const line = (): string | { tooLong: number } => {
+    const text = Buffer.concat(held).toString('utf8').replace(/\r$/, '');
+    held = [];
+    return text;
+  };
+  for await (const raw of stream) {
+    let chunk: Buffer = typeof raw === 'string' ? Buffer.from(raw) : raw;
+    for (let end = chunk.indexOf(10); ; end = chunk.indexOf(10)) {
+      const piece = end === -1 ? chunk : chunk.subarray(0, end);
+      if (!skipping) {
+        if (size + piece.length > max) {
+          skipping = true;
+          held = [];
+        } else {
+          held.push(piece);
+          size += piece.length;
+        }
+      }
+      if (end === -1) break;
+      if (skipping) yield { tooLong: size + piece.length };
+      else yield line();
+      skipping = false;
+      size = 0;
+      chunk = chunk.subarray(end + 1);
+    }
+  }
+  if (skipping) yield { tooLong: size };
+  else if (size > 0 || held.length > 0) yield line();
+}
+
+/**
+ * NDJSON when the first line is JSON on its own: yielded line by line, a bad later line being
+ * that input's failure. Otherwise (a JSON array, a pretty-printed object) the whole text is one
+ * document, and text that is neither is a usage error before anything is sent.
+ */
+export async function* readInputs(stream: Readable): AsyncGenerator<Input> {
+  let mode: 'start' | 'ndjson' | 'document' = 'start';
+  const held: string[] = [];
+  let heldBytes = 0;
+  let n = 0;
+  let lineNo = 0;
+  for await (const next of lines(stream)) {
+    lineNo += 1;
+    if (typeof next !== 'string') {
+      if (mode !== 'ndjson') {
+        throw new FlagError(`--file: line ${lineNo} is longer than 1 MiB: ${EXPECTED}`);
+      }
+      n += 1;
+      yield { n, error: rejected('invalid_json', `line ${lineNo} is longer than 1 MiB`) };
+      continue;
+    }
+    // A byte-order mark (files saved by some Windows editors) is not part of the JSON.
+    const line = lineNo === 1 ? next.replace(/^\uFEFF/, '') : next;
+    if (mode === 'document') {
+      heldBytes += line.length + 1;
+      if (heldBytes > MAX_DOCUMENT_BYTES) {
+        throw new FlagError('--file: a JSON document over 256 MiB; use NDJSON (one object a line)');
+      }
+      held.push(line);
+      continue;
+    }
+    if (line.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = mode === 'start' && line.trimStart().startsWith('[') ? undefined : parseJson(line);
+    } catch {
+      if (mode === 'ndjson') {
+        n += 1;
+        yield {
+          n,
+          line,
+          error: rejected('invalid_json', `line ${lineNo} is not valid JSON`),
+        };
+        continue;
+      }
+    }
+    if (value === undefined) {
+      mode = 'document';
+      held.push(line);
+      heldBytes = line.length;
+      continue;
+    }
+    mode = 'ndjson';
+    n += 1;
+    yield { n, value, line };
+  }
+  if (mode === 'start') throw new FlagError(`--file is empty: ${EXPECTED}`);
+  if (mode === 'document') {
+    let document: unknown;
+    try {
+      document = parseJson(held.join('\n'));
+    } catch {
+      throw new FlagError(`--file is not JSON or NDJSON (${EXPECTED}); nothing was sent`);
+    }
+    for (const value of Array.isArray(document) ? document : [document]) {
+      n += 1;
+      yield { n, value };
+    }
+  }
+}

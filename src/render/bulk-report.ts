@@ -1,0 +1,175 @@
+// What `pets add --file` shows, input by input and at the end: NDJSON lines under --json;
+// otherwise created animals as rows on stdout and failures as plain lines on stderr; on a
+// terminal a progress line, erased before anything else is written, and a summary.
+import { type CliError, describeError, toReport } from '../errors.js';
+import type { IOStreams } from '../io.js';
+import { stringifyJson } from '../json.js';
+import type { Pet } from '../schemas.js';
+import { type Column, type RowWriter, rowWriter } from './output.js';
+import { sanitize } from './sanitize.js';
+
+export type Outcome =
+  | { kind: 'created'; pet: Pet }
+  /** --dry-run: the input would be sent. */
+  | { kind: 'valid' }
+  /** `uncertain`: the POST timed out or broke off: the animal may have been created. */
+  | { kind: 'failed'; error: CliError; uncertain?: boolean }
+  | { kind: 'not_sent'; error: CliError };
+
+export interface BulkReportOptions {
+  json: boolean;
+  dryRun: boolean;
+  columns: readonly Column<Pet>[];
+}
+
+/** 1, 2, 3, 5, 7, 8 → "1-3, 5, 7-8". */
+export function ranges(numbers: readonly number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < numbers.length; i += 1) {
+    const start = numbers[i] as number;
+    let end = start;
+    while (numbers[i + 1] === end + 1) {
+      end += 1;
+      i += 1;
+    }
+    parts.push(start === end ? `${start}` : `${start}-${end}`);
+  }
+  return parts.join(', ');
+}
+
+const inputs = (numbers: readonly number[]) =>
+  `input${numbers.length === 1 ? '' : 's'} ${ranges(numbers)}`;
+
+export class BulkReport {
+  created = 0;
+  valid = 0;
+  readonly failed: number[] = [];
+  readonly uncertain: number[] = [];
+  readonly notSent: number[] = [];
+  private firstNotSent: CliError | undefined;
+  private rows: RowWriter<Pet> | undefined;
+  private batch = '';
+  private batchTimer: NodeJS.Timeout | undefined;
+  private progressShown = false;
+  private progressDrawn = 0;
+  private readonly started = performance.now();
+
+  constructor(
+    private readonly io: IOStreams,
+    private readonly options: BulkReportOptions,
+  ) {}
+
+  get elapsedSeconds(): number {
+    return (performance.now() - this.started) / 1000;
+  }
+
+  report(n: number, outcome: Outcome): void {
+    const { json } = this.options;
+    switch (outcome.kind) {
+      case 'created':
+        this.created += 1;
+        if (json) this.line(outcome.pet);
+        else this.row(outcome.pet);
+        break;
+      case 'valid':
+        this.valid += 1;
+        if (json) this.line({ input: n, valid: true });
+        break;
+      case 'failed':
+        (outcome.uncertain ? this.uncertain : this.failed).push(n);
+        if (json) this.line({ input: n, error: toReport(outcome.error) });
+        else this.err(`error: input ${n}: ${describeError(outcome.error)}\n`);
+        break;
+      case 'not_sent':
+        this.notSent.push(n);
+        this.firstNotSent ??= outcome.error;
+        if (json) this.line({ input: n, error: toReport(outcome.error) });
+        break;
+    }
+    this.progress();
+  }
+
+  /** Ends the output: rows, the line for the inputs not sent, and the summary. */
+  finish(extra?: string): void {
+    this.flush();
+    this.clearProgress();
+    this.rows?.end();
+    if (this.firstNotSent) {
+      const message = `${inputs(this.notSent)} not sent: ${this.firstNotSent.message}`;
+      if (this.options.json) {
+        this.io.err(`${stringifyJson({ error: { ...toReport(this.firstNotSent), message } })}\n`);
+      } else this.io.err(`error: ${sanitize(message)}\n`);
+    }
+    const anyFailed = this.failed.length + this.uncertain.length + this.notSent.length > 0;
+    // A terminal always gets the summary; a script only when something went wrong, and not
+    // under --json (the NDJSON lines say it all).
+    if (this.io.stderrIsTTY || (!this.options.json && (anyFailed || extra))) {
+      this.io.err(`${this.summary()}${extra ? `; ${extra}` : ''}\n`);
+    } else if (extra) this.io.err(`${extra}\n`);
+  }
+
+  /** On a terminal with the time taken; in a log without it, so that it reads the same. */
+  summary(): string {
+    const parts = this.options.dryRun
+      ? [`Checked ${this.valid + this.failed.length} inputs: ${this.valid} valid`]
+      : [`${this.created} created`];
+    if (this.failed.length > 0) parts.push(`${this.failed.length} failed (${inputs(this.failed)})`);
+    if (this.uncertain.length > 0) {
+      parts.push(
+        `${this.uncertain.length} may have been created (${inputs(this.uncertain)}: timed out or cut off)`,
+      );
+    }
+    if (this.notSent.length > 0)
+      parts.push(`${this.notSent.length} not sent (${inputs(this.notSent)})`);
+    if (this.options.dryRun) parts.push('nothing was sent');
+    const seconds = this.elapsedSeconds;
+    const time = `in ${seconds.toFixed(1)} s (${Math.round((this.created + this.valid) / Math.max(seconds, 0.001))}/s)`;
+    return this.io.stderrIsTTY ? `${parts.join(', ')} ${time}` : parts.join(', ');
+  }
+
+  private row(pet: Pet): void {
+    this.clearProgress();
+    this.rows ??= rowWriter(this.io, this.options.columns);
+    this.rows.write(pet);
+  }
+
+  /** NDJSON lines leave in batches: one write per line costs a system call each. */
+  private line(value: unknown): void {
+    this.batch += `${stringifyJson(value)}\n`;
+    if (this.batch.length >= 16_384) this.flush();
+    else this.batchTimer ??= setTimeout(() => this.flush(), 50);
+  }
+
+  private flush(): void {
+    clearTimeout(this.batchTimer);
+    this.batchTimer = undefined;
+    if (this.batch === '') return;
+    this.clearProgress();
+    this.io.out(this.batch);
+    this.batch = '';
+  }
+
+  private err(text: string): void {
+    this.clearProgress();
+    this.io.err(text);
+  }
+
+  /** One line on a terminal's stderr, redrawn at most ten times a second. */
+  private progress(): void {
+    if (!this.io.stderrIsTTY) return;
+    const now = performance.now();
+    if (now - this.progressDrawn < 100) return;
+    this.progressDrawn = now;
+    const rate = Math.round((this.created + this.valid) / Math.max(this.elapsedSeconds, 0.001));
+    const failed = this.failed.length + this.uncertain.length;
+    this.io.err(`\r\u001b[K${this.created} created, ${failed} failed (${rate}/s)`);
+    this.progressShown = true;
+  }
+
+  private clearProgress(): void {
+    if (!this.progressShown) return;
+    this.io.err('\r\u001b[K');
+    this.progressShown = false;
+    this.progressDrawn = 0;
+  }
+}
