@@ -1,9 +1,11 @@
-// config.json: the current profile and the user's profiles (URLs and keys). Read and
-// written through `conf` (atomic writes), loaded only by commands that need it.
+// config.json: the current profile and the user's profiles (URLs and keys). Read with
+// node:fs, written through `conf` (atomic writes) under a lock (./lock.ts), loaded only by
+// commands that need it.
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../errors.js';
+import { CliError, ConfigError } from '../errors.js';
 import * as z from '../zod.js';
+import { withLock } from './lock.js';
 
 export { configDir } from './dir.js';
 
@@ -20,6 +22,11 @@ const ConfigSchema = z.looseObject({
 });
 export type ConfigData = z.infer<typeof ConfigSchema>;
 
+export interface OpenOptions {
+  /** Ctrl-C: stop waiting for another process's lock. */
+  signal?: AbortSignal;
+}
+
 export class ConfigFile {
   private data: ConfigData | undefined;
 
@@ -28,11 +35,12 @@ export class ConfigFile {
     readonly path: string,
     /** Problems worth a warning line, such as a file other users can read. */
     readonly warnings: string[],
+    private readonly options: OpenOptions,
   ) {}
 
-  static async open(dir: string): Promise<ConfigFile> {
+  static async open(dir: string, options: OpenOptions = {}): Promise<ConfigFile> {
     const path = join(dir, 'config.json');
-    const file = new ConfigFile(dir, path, exposure(path));
+    const file = new ConfigFile(dir, path, exposure(path), options);
     file.read(); // a broken file is reported by every command that uses the config
     return file;
   }
@@ -71,28 +79,39 @@ export class ConfigFile {
   }
 
   /** Changes and writes the whole file through `conf`: atomic (temp file and rename), 0600 in
-   * a 0700 folder whatever the umask. */
+   * a 0700 folder whatever the umask. Under the lock, the file is read again and `change`
+   * applied to what it holds then, so changes made meanwhile by other processes are kept. */
   async update(change: (data: ConfigData) => void): Promise<ConfigData> {
-    const data = structuredClone(this.read());
-    change(data);
     try {
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      // Loaded and the folder made before the lock is taken: the lock is held for the
+      // read and the write alone.
       const { default: Conf } = await import('conf');
-      const conf = new Conf({
-        cwd: this.dir,
-        configName: 'config',
-        configFileMode: 0o600,
-        accessPropertiesByDotNotation: false,
-        clearInvalidConfig: false,
-      });
-      conf.store = data;
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      return await withLock(
+        this.path,
+        () => {
+          this.data = undefined;
+          const data = structuredClone(this.read());
+          change(data);
+          const conf = new Conf({
+            cwd: this.dir,
+            configName: 'config',
+            configFileMode: 0o600,
+            accessPropertiesByDotNotation: false,
+            clearInvalidConfig: false,
+          });
+          conf.store = data;
+          this.data = data;
+          return data;
+        },
+        { signal: this.options.signal },
+      );
     } catch (error) {
+      if (error instanceof CliError) throw error;
       throw new ConfigError(`cannot write config file ${this.path}: ${reason(error)}`, {
         cause: error,
       });
     }
-    this.data = data;
-    return data;
   }
 }
 
