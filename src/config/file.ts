@@ -1,11 +1,12 @@
 // config.json: the current profile and the user's profiles (URLs and keys). Read with
 // node:fs, written through `conf` (atomic writes) under a lock (./lock.ts), loaded only by
 // commands that need it.
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError, ConfigError } from '../errors.js';
 import * as z from '../zod.js';
 import { withLock } from './lock.js';
+import { checkConfigFolder, readTrustedConfig } from './trust.js';
 
 export { configDir } from './dir.js';
 
@@ -30,30 +31,35 @@ export interface OpenOptions {
 export class ConfigFile {
   private data: ConfigData | undefined;
 
+  /** Problems worth a warning line, such as a file other users can read. */
+  warnings: string[] = [];
+
   private constructor(
     private readonly dir: string,
     readonly path: string,
-    /** Problems worth a warning line, such as a file other users can read. */
-    readonly warnings: string[],
     private readonly options: OpenOptions,
   ) {}
 
   static async open(dir: string, options: OpenOptions = {}): Promise<ConfigFile> {
     const path = join(dir, 'config.json');
-    const file = new ConfigFile(dir, path, exposure(path), options);
+    const file = new ConfigFile(dir, path, options);
     file.read(); // a broken file is reported by every command that uses the config
     return file;
   }
 
-  /** Read with node:fs and JSON.parse: commands that only read never load `conf`. */
+  /** Read with node:fs and JSON.parse: commands that only read never load `conf`. The folder
+   * and the file are checked first (./trust.ts): no link followed, no FIFO waited on, nothing
+   * used that another user owns or may change. */
   read(): ConfigData {
     if (this.data) return this.data;
     let text: string;
     try {
-      text = readFileSync(this.path, 'utf8');
+      const trusted = readTrustedConfig(this.dir, this.path);
+      text = trusted.text ?? '{}';
+      this.warnings = trusted.warnings;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw unreadable(this.path, error);
-      text = '{}';
+      if (error instanceof CliError) throw error;
+      throw unreadable(this.path, error);
     }
     let raw: unknown;
     try {
@@ -87,8 +93,13 @@ export class ConfigFile {
       // read and the write alone.
       const { default: Conf } = await import('conf');
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      // Before any lock file is made there: not in a folder another user controls.
+      checkConfigFolder(this.dir);
       return await withLock(
         this.path,
+        // Read again under the lock, with the checks: conf's write (temp file and rename)
+        // would follow a link at config.json, and none is there now; the folder is the
+        // user's alone, so nobody else can put one there before the rename.
         () => {
           this.data = undefined;
           const data = structuredClone(this.read());
@@ -113,22 +124,6 @@ export class ConfigFile {
       });
     }
   }
-}
-
-/** The file holds API keys: say so when group or others may read it (the mode of an existing
- * file is kept until it is written again). */
-function exposure(path: string): string[] {
-  let mode: number;
-  try {
-    mode = statSync(path).mode & 0o777;
-  } catch {
-    return [];
-  }
-  if ((mode & 0o077) === 0) return [];
-  const octal = mode.toString(8).padStart(4, '0');
-  return [
-    `warning: config file ${path} can be read by other users (mode ${octal}); run: chmod 600 ${path}`,
-  ];
 }
 
 function reason(error: unknown): string {

@@ -234,7 +234,7 @@ describe('a config file that cannot be read', () => {
     expect(result).toEqual({
       code: 1,
       stdout: '',
-      stderr: `error: config file ${file} cannot be read (EISDIR: illegal operation on a directory, read); fix or remove it\n`,
+      stderr: `error: config file ${file} is a directory, not a regular file; remove it\n`,
       prompts: [],
     });
     expect(unexpected).toEqual([]);
