@@ -1,7 +1,9 @@
 // Built-in profiles and how a profile's settings are resolved:
 // flag > environment variable > profile in config > built-in default.
+import { FlagError } from '../errors.js';
 import type { Env } from '../io.js';
 import type { ConfigData, StoredProfile } from './file.js';
+import { quote } from './quote.js';
 
 export interface ProfileSettings {
   baseUrl: string;
@@ -37,6 +39,20 @@ export interface ResolvedProfile {
   messagesUrl: string;
   apiKey: string | undefined;
   keySource: KeySource;
+}
+
+/** Letters, digits, '.', '_' and '-', 1–64 of them, starting with a letter or digit: names
+ * that are safe in a shell, in completion scripts and on a terminal. */
+export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+export const PROFILE_NAME_RULE =
+  'the profile name must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit';
+
+/** For a name about to be created (`profile set`): FlagError (exit 2) when it breaks the rule.
+ * Names already in a hand-written config are still usable by `use`, `remove` and `-p`. */
+export function checkProfileName(name: string): void {
+  if (!PROFILE_NAME.test(name)) {
+    throw new FlagError(`invalid profile name ${quote(name)}: ${PROFILE_NAME_RULE}`);
+  }
 }
 
 export function isBuiltin(name: string): boolean {
