@@ -1,5 +1,6 @@
 // Built-in profiles and how a profile's settings are resolved:
 // flag > environment variable > profile in config > built-in default.
+import { closest } from '../commands/help/suggest.js';
 import { FlagError } from '../errors.js';
 import type { Env } from '../io.js';
 import type { ConfigData, StoredProfile } from './file.js';
@@ -53,6 +54,33 @@ export function checkProfileName(name: string): void {
   if (!PROFILE_NAME.test(name)) {
     throw new FlagError(`invalid profile name ${quote(name)}: ${PROFILE_NAME_RULE}`);
   }
+}
+
+/** The known profile `name` was probably meant to be (`staging` for `stagin`), if any. */
+export function suggestProfile(name: string, knownNames: readonly string[]): string | undefined {
+  return name === '' ? undefined : closest(name, knownNames);
+}
+
+/**
+ * The error for a profile that does not exist (exit 2): a did-you-mean when a known name is
+ * close, where to see the known ones, and how to create it when the name may be created.
+ * `via` says where the name came from when not from the command line (`STORE_PROFILE`).
+ */
+export function unknownProfileError(
+  name: string,
+  knownNames: readonly string[],
+  via?: string,
+): FlagError {
+  const suggestion = suggestProfile(name, knownNames);
+  const notes = [via && `set in ${via}`, suggestion && `did you mean ${suggestion}?`].filter(
+    Boolean,
+  );
+  let message = `unknown profile ${quote(name)}${notes.length ? ` (${notes.join('; ')})` : ''}`;
+  message += '; see `store profile list`';
+  if (PROFILE_NAME.test(name)) {
+    message += `, or create it with \`store profile set ${name} --base-url <url>\``;
+  }
+  return new FlagError(message);
 }
 
 export function isBuiltin(name: string): boolean {
