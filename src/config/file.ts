@@ -1,11 +1,11 @@
 // config.json: the current profile and the user's profiles (URLs and keys). Read with
 // node:fs, written through `conf` (atomic writes) under a lock (./lock.ts), loaded only by
 // commands that need it.
-import { mkdirSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError, ConfigError } from '../errors.js';
 import * as z from '../zod.js';
-import { withLock } from './lock.js';
+import { LOCK_STALE_MS, withLock } from './lock.js';
 import { checkConfigFolder, readTrustedConfig } from './trust.js';
 
 export { configDir } from './dir.js';
@@ -113,6 +113,7 @@ export class ConfigFile {
           });
           conf.store = data;
           this.data = data;
+          removeLeftTemporaryFiles(this.dir);
           return data;
         },
         { signal: this.options.signal },
@@ -122,6 +123,22 @@ export class ConfigFile {
       throw new ConfigError(`cannot write config file ${this.path}: ${reason(error)}`, {
         cause: error,
       });
+    }
+  }
+}
+
+/** conf's temporary files (config.json.tmp-<time><random>) left by a process killed in the
+ * middle of a write: they pile up otherwise. Every write happens under the lock, so one that
+ * is not brand new is no write in progress. */
+function removeLeftTemporaryFiles(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    if (!/^config\.json\.tmp-\d+[0-9a-f]*$/.test(name)) continue;
+    const path = join(dir, name);
+    try {
+      const stats = lstatSync(path);
+      if (stats.isFile() && Date.now() - stats.mtimeMs > LOCK_STALE_MS) unlinkSync(path);
+    } catch {
+      // gone already
     }
   }
 }

@@ -10,8 +10,9 @@
 // took in between. A claim left by a process that died holding it is succeeded by the next
 // generation (`.end-<token>.1`, …), so nothing is left that blocks for ever.
 import { randomBytes } from 'node:crypto';
-import { closeSync, ftruncateSync, linkSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, linkSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CancelledError, ConfigError } from '../errors.js';
 import {
@@ -59,6 +60,7 @@ export async function withLock<T>(
   const staleMs = options.staleMs ?? LOCK_STALE_MS;
   const token = await acquire(lockPath, { ...options, staleMs });
   try {
+    sweep(lockPath, staleMs);
     return fn();
   } finally {
     end(lockPath, token, staleMs);
@@ -115,6 +117,22 @@ function end(lockPath: string, token: string, staleMs: number): boolean {
     return true;
   } finally {
     unlinkQuietly(claim);
+  }
+}
+
+/** Drafts and claims left by processes killed while taking or ending a lock. Those of live
+ * processes are kept: a waiting process stamps its draft afresh every few milliseconds. */
+function sweep(lockPath: string, staleMs: number): void {
+  const prefix = `${basename(lockPath)}.`;
+  for (const name of readdirSync(dirname(lockPath))) {
+    if (!name.startsWith(`${prefix}new-`) && !name.startsWith(`${prefix}end-`)) continue;
+    const path = join(dirname(lockPath), name);
+    try {
+      const left = readHolder(path);
+      if (left && isStale(left, staleMs)) unlinkQuietly(path);
+    } catch {
+      // not a file store made: left alone
+    }
   }
 }
 

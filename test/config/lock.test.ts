@@ -129,8 +129,8 @@ describe('withLock', () => {
     writeFileSync(lock, holder(deadPid()));
     writeFileSync(`${lock}.end-${TOKEN}`, holder(deadPid()));
     expect(await withLock(target, () => 'ran', { waitMs: 0 })).toBe('ran');
-    // The dead claimant's file stays (cleaned up under the lock by the config writer).
-    expect(readdirSync(dir)).toEqual([`config.json.lock.end-${TOKEN}`]);
+    // The dead claimant's file is swept once the lock is held.
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('refuses at once a lock path that is not a regular file', async () => {
