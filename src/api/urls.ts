@@ -31,19 +31,19 @@ const UNSAFE_IN_URL = /[\p{Cc}\p{Cf}\p{Z}\s]/u;
 /** A base URL as typed (flag, STORE_BASE_URL, STORE_MESSAGES_URL, config): http(s) and
  * nothing invisible in it; `what` names where it came from. Bad: FlagError (exit 2). */
 export function parseBaseUrl(value: string, what: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new FlagError(`${what} is not a valid URL: ${quote(value)}`);
+  }
   if (UNSAFE_IN_URL.test(value)) {
     throw new FlagError(
       `${what} must not contain control characters or white space: ${quote(value)}`,
     );
   }
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new FlagError(`${what} is not a valid URL: ${JSON.stringify(value)}`);
-  }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new FlagError(`${what} must be an http:// or https:// URL: ${JSON.stringify(value)}`);
+    throw new FlagError(`${what} must be an http:// or https:// URL: ${quote(value)}`);
   }
   return url;
 }

@@ -34,6 +34,12 @@ describe('parseBaseUrl', () => {
     );
   });
 
+  it('shows what is invisible in a value that is no URL at all', () => {
+    expect(() => parseBaseUrl('\u009b31mnot a url', 'STORE_BASE_URL')).toThrow(
+      'STORE_BASE_URL is not a valid URL: "\\u009b31mnot a url"',
+    );
+  });
+
   it('accepts an ordinary URL, percent-escapes included', () => {
     expect(parseBaseUrl('https://x.example/v1/a%20b', 'STORE_BASE_URL').href).toBe(
       'https://x.example/v1/a%20b',
