@@ -95,7 +95,7 @@ export function createContext(
     options,
     signal,
     config: () => {
-      config ??= ConfigFile.open(configDir(env)).then((file) => {
+      config ??= ConfigFile.open(configDir(env), { signal }).then((file) => {
         for (const line of file.warnings) warn(line);
         return file;
       });

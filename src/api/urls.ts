@@ -1,5 +1,7 @@
 // Where the API key may go. Kept apart from the client so that checking a URL
 // (profile set) does not load the HTTP stack.
+
+import { quote } from '../config/quote.js';
 import { FlagError } from '../errors.js';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]']);
@@ -20,15 +22,45 @@ export function checkKeyTarget(url: URL): void {
   throw new FlagError(`unsupported URL scheme ${url.protocol} in ${url.href}; use https://`);
 }
 
+// Control characters (escape sequences among them), invisible format characters (bidi
+// overrides, zero-width) and white space. The URL parser would percent-encode some and
+// silently drop others (tab, newline, leading and trailing spaces), while the text as typed
+// is what is stored and shown.
+const UNSAFE_IN_URL = /[\p{Cc}\p{Cf}\p{Z}\s]/u;
+
+/** A base URL as typed (flag, STORE_BASE_URL, STORE_MESSAGES_URL, config): http(s) and
+ * nothing invisible in it; `what` names where it came from. Bad: FlagError (exit 2). */
 export function parseBaseUrl(value: string, what: string): URL {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new FlagError(`${what} is not a valid URL: ${JSON.stringify(value)}`);
+    throw new FlagError(`${what} is not a valid URL: ${quote(value)}`);
+  }
+  if (UNSAFE_IN_URL.test(value)) {
+    throw new FlagError(
+      `${what} must not contain control characters or white space: ${quote(value)}`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new FlagError(`${what} must be an http:// or https:// URL: ${JSON.stringify(value)}`);
+    throw new FlagError(`${what} must be an http:// or https:// URL: ${quote(value)}`);
   }
   return url;
+}
+
+/** Warning lines for a URL `profile set` saves anyway: plain http to a host that is not
+ * loopback (the key will not be sent there), no path (the service's base URL ends in /v1). */
+export function baseUrlWarnings(url: URL, what = '--base-url'): string[] {
+  const warnings: string[] = [];
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    warnings.push(
+      `warning: ${what} uses plain http:// to a host that is not loopback; store will refuse to send the API key there`,
+    );
+  }
+  if (url.pathname === '/') {
+    warnings.push(
+      `warning: ${what} ${url.origin} has no path; the service's base URL usually ends in /v1, as in ${url.origin}/v1`,
+    );
+  }
+  return warnings;
 }

@@ -1,12 +1,13 @@
 // Profile names for the completion scripts (`store __complete profiles`), on every TAB: so
 // config.json is read with node:fs and JSON.parse alone, nothing validated, nothing written,
-// no conf, no zod. A config that cannot be read still completes the built-in profiles; the
-// error shows when a command uses it.
-import { readFileSync } from 'node:fs';
+// no conf, no zod. A config that cannot be read, or is not trusted (a link, a FIFO, another
+// user's), still completes the built-in profiles at once; the error shows when a command
+// uses it.
 import { join } from 'node:path';
 import { configDir } from '../config/dir.js';
 import type { ConfigData } from '../config/file.js';
 import { profileNames } from '../config/profiles.js';
+import { readTrustedConfig } from '../config/trust.js';
 import type { Env } from '../io.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -16,7 +17,8 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 export function completionProfiles(dir: string): string[] {
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8').replace(/^\uFEFF/, ''));
+    const { text } = readTrustedConfig(dir, join(dir, 'config.json'));
+    data = text === undefined ? undefined : JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch {
     data = undefined;
   }

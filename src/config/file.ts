@@ -1,9 +1,12 @@
-// config.json: the current profile and the user's profiles (URLs and keys). Read and
-// written through `conf` (atomic writes), loaded only by commands that need it.
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+// config.json: the current profile and the user's profiles (URLs and keys). Read with
+// node:fs, written through `conf` (atomic writes) under a lock (./lock.ts), loaded only by
+// commands that need it.
+import { lstatSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../errors.js';
+import { CliError, ConfigError } from '../errors.js';
 import * as z from '../zod.js';
+import { LOCK_STALE_MS, withLock } from './lock.js';
+import { checkConfigFolder, readTrustedConfig } from './trust.js';
 
 export { configDir } from './dir.js';
 
@@ -20,32 +23,43 @@ const ConfigSchema = z.looseObject({
 });
 export type ConfigData = z.infer<typeof ConfigSchema>;
 
+export interface OpenOptions {
+  /** Ctrl-C: stop waiting for another process's lock. */
+  signal?: AbortSignal;
+}
+
 export class ConfigFile {
   private data: ConfigData | undefined;
+
+  /** Problems worth a warning line, such as a file other users can read. */
+  warnings: string[] = [];
 
   private constructor(
     private readonly dir: string,
     readonly path: string,
-    /** Problems worth a warning line, such as a file other users can read. */
-    readonly warnings: string[],
+    private readonly options: OpenOptions,
   ) {}
 
-  static async open(dir: string): Promise<ConfigFile> {
+  static async open(dir: string, options: OpenOptions = {}): Promise<ConfigFile> {
     const path = join(dir, 'config.json');
-    const file = new ConfigFile(dir, path, exposure(path));
+    const file = new ConfigFile(dir, path, options);
     file.read(); // a broken file is reported by every command that uses the config
     return file;
   }
 
-  /** Read with node:fs and JSON.parse: commands that only read never load `conf`. */
+  /** Read with node:fs and JSON.parse: commands that only read never load `conf`. The folder
+   * and the file are checked first (./trust.ts): no link followed, no FIFO waited on, nothing
+   * used that another user owns or may change. */
   read(): ConfigData {
     if (this.data) return this.data;
     let text: string;
     try {
-      text = readFileSync(this.path, 'utf8');
+      const trusted = readTrustedConfig(this.dir, this.path);
+      text = trusted.text ?? '{}';
+      this.warnings = trusted.warnings;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw unreadable(this.path, error);
-      text = '{}';
+      if (error instanceof CliError) throw error;
+      throw unreadable(this.path, error);
     }
     let raw: unknown;
     try {
@@ -71,45 +85,62 @@ export class ConfigFile {
   }
 
   /** Changes and writes the whole file through `conf`: atomic (temp file and rename), 0600 in
-   * a 0700 folder whatever the umask. */
+   * a 0700 folder whatever the umask. Under the lock, the file is read again and `change`
+   * applied to what it holds then, so changes made meanwhile by other processes are kept. */
   async update(change: (data: ConfigData) => void): Promise<ConfigData> {
-    const data = structuredClone(this.read());
-    change(data);
     try {
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      // Loaded and the folder made before the lock is taken: the lock is held for the
+      // read and the write alone.
       const { default: Conf } = await import('conf');
-      const conf = new Conf({
-        cwd: this.dir,
-        configName: 'config',
-        configFileMode: 0o600,
-        accessPropertiesByDotNotation: false,
-        clearInvalidConfig: false,
-      });
-      conf.store = data;
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      // Before any lock file is made there: not in a folder another user controls.
+      checkConfigFolder(this.dir);
+      return await withLock(
+        this.path,
+        // Read again under the lock, with the checks: conf's write (temp file and rename)
+        // would follow a link at config.json, and none is there now; the folder is the
+        // user's alone, so nobody else can put one there before the rename.
+        () => {
+          this.data = undefined;
+          const data = structuredClone(this.read());
+          change(data);
+          const conf = new Conf({
+            cwd: this.dir,
+            configName: 'config',
+            configFileMode: 0o600,
+            accessPropertiesByDotNotation: false,
+            clearInvalidConfig: false,
+          });
+          conf.store = data;
+          this.data = data;
+          removeLeftTemporaryFiles(this.dir);
+          return data;
+        },
+        { signal: this.options.signal },
+      );
     } catch (error) {
+      if (error instanceof CliError) throw error;
       throw new ConfigError(`cannot write config file ${this.path}: ${reason(error)}`, {
         cause: error,
       });
     }
-    this.data = data;
-    return data;
   }
 }
 
-/** The file holds API keys: say so when group or others may read it (the mode of an existing
- * file is kept until it is written again). */
-function exposure(path: string): string[] {
-  let mode: number;
-  try {
-    mode = statSync(path).mode & 0o777;
-  } catch {
-    return [];
+/** conf's temporary files (config.json.tmp-<time><random>) left by a process killed in the
+ * middle of a write: they pile up otherwise. Every write happens under the lock, so one that
+ * is not brand new is no write in progress. */
+function removeLeftTemporaryFiles(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    if (!/^config\.json\.tmp-\d+[0-9a-f]*$/.test(name)) continue;
+    const path = join(dir, name);
+    try {
+      const stats = lstatSync(path);
+      if (stats.isFile() && Date.now() - stats.mtimeMs > LOCK_STALE_MS) unlinkSync(path);
+    } catch {
+      // gone already
+    }
   }
-  if ((mode & 0o077) === 0) return [];
-  const octal = mode.toString(8).padStart(4, '0');
-  return [
-    `warning: config file ${path} can be read by other users (mode ${octal}); run: chmod 600 ${path}`,
-  ];
 }
 
 function reason(error: unknown): string {

@@ -1,7 +1,10 @@
 // Built-in profiles and how a profile's settings are resolved:
 // flag > environment variable > profile in config > built-in default.
+import { closest } from '../commands/help/suggest.js';
+import { FlagError } from '../errors.js';
 import type { Env } from '../io.js';
 import type { ConfigData, StoredProfile } from './file.js';
+import { quote } from './quote.js';
 
 export interface ProfileSettings {
   baseUrl: string;
@@ -37,6 +40,47 @@ export interface ResolvedProfile {
   messagesUrl: string;
   apiKey: string | undefined;
   keySource: KeySource;
+}
+
+/** Letters, digits, '.', '_' and '-', 1–64 of them, starting with a letter or digit: names
+ * that are safe in a shell, in completion scripts and on a terminal. */
+export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+export const PROFILE_NAME_RULE =
+  'the profile name must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit';
+
+/** For a name about to be created (`profile set`): FlagError (exit 2) when it breaks the rule.
+ * Names already in a hand-written config are still usable by `use`, `remove` and `-p`. */
+export function checkProfileName(name: string): void {
+  if (!PROFILE_NAME.test(name)) {
+    throw new FlagError(`invalid profile name ${quote(name)}: ${PROFILE_NAME_RULE}`);
+  }
+}
+
+/** The known profile `name` was probably meant to be (`staging` for `stagin`), if any. */
+export function suggestProfile(name: string, knownNames: readonly string[]): string | undefined {
+  return name === '' ? undefined : closest(name, knownNames);
+}
+
+/**
+ * The error for a profile that does not exist (exit 2): a did-you-mean when a known name is
+ * close, where to see the known ones, and how to create it when the name may be created.
+ * `via` says where the name came from when not from the command line (`STORE_PROFILE`).
+ */
+export function unknownProfileError(
+  name: string,
+  knownNames: readonly string[],
+  via?: string,
+): FlagError {
+  const suggestion = suggestProfile(name, knownNames);
+  const notes = [via && `set in ${via}`, suggestion && `did you mean ${suggestion}?`].filter(
+    Boolean,
+  );
+  let message = `unknown profile ${quote(name)}${notes.length ? ` (${notes.join('; ')})` : ''}`;
+  message += '; see `store profile list`';
+  if (PROFILE_NAME.test(name)) {
+    message += `, or create it with \`store profile set ${name} --base-url <url>\``;
+  }
+  return new FlagError(message);
 }
 
 export function isBuiltin(name: string): boolean {

@@ -234,7 +234,41 @@ describe('a config file that cannot be read', () => {
     expect(result).toEqual({
       code: 1,
       stdout: '',
-      stderr: `error: config file ${file} cannot be read (EISDIR: illegal operation on a directory, read); fix or remove it\n`,
+      stderr: `error: config file ${file} is a directory, not a regular file; remove it\n`,
+      prompts: [],
+    });
+    expect(unexpected).toEqual([]);
+  });
+});
+
+describe('a URL with control characters or white space', () => {
+  it('is refused by profile set with exit 2, and nothing is written', async () => {
+    const { env, file } = setup();
+    for (const flag of ['--base-url', '--messages-url']) {
+      const result = await run(
+        ['profile', 'set', 'production', flag, 'https://x.example/v1\u001b]0;pwned\u0007'],
+        { env },
+      );
+      expect(result).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `error: ${flag} must not contain control characters or white space: "https://x.example/v1\\u001b]0;pwned\\u0007"\n`,
+        prompts: [],
+      });
+    }
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it.each([
+    ['STORE_BASE_URL', 'the base URL'],
+    ['STORE_MESSAGES_URL', 'the messages URL'],
+  ])('in %s is refused with exit 2, and nothing is sent', async (variable, what) => {
+    const { env } = setup({ STORE_API_KEY: KEY, [variable]: 'https://x.example/v1 \r\n' });
+    const result = await run(['pets', 'list'], { env });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: ${what} must not contain control characters or white space: "https://x.example/v1 \\r\\n"\n`,
       prompts: [],
     });
     expect(unexpected).toEqual([]);

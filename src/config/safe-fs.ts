@@ -1,0 +1,75 @@
+// Opening files in the config folder without following a symbolic link at the name and
+// without waiting on a FIFO or a device: a config.json that is a named pipe used to hang
+// every command, completion included. No zod, no conf: completion uses this on every TAB.
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readFileSync,
+  type Stats,
+  writeSync,
+} from 'node:fs';
+
+// Windows has neither flag; there the checks rest on fstat alone.
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const NONBLOCK = constants.O_NONBLOCK ?? 0;
+
+/** What stands at `path` when it is not a regular file. */
+export class NotRegularFileError extends Error {
+  constructor(
+    readonly path: string,
+    readonly kind: string,
+  ) {
+    super(`${path} is ${kind}`);
+  }
+}
+
+export function kindOf(stats: Stats): string {
+  if (stats.isSymbolicLink()) return 'a symbolic link';
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isFIFO()) return 'a FIFO (named pipe)';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
+  return 'not a regular file';
+}
+
+/** The text of the regular file at `path`, or undefined when nothing is there. A symbolic
+ * link, FIFO, device or folder at `path` throws NotRegularFileError at once. */
+export function readRegularFile(path: string): { text: string; stats: Stats } | undefined {
+  let fd: number;
+  try {
+    // O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer.
+    fd = openSync(path, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP') throw new NotRegularFileError(path, 'a symbolic link');
+    throw error;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new NotRegularFileError(path, kindOf(stats));
+    return { text: readFileSync(fd, 'utf8'), stats };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Creates `path` with `text`, mode 0600; throws EEXIST when anything (a link included) is there. */
+export function createExclusive(path: string): number {
+  return openSync(
+    path,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW,
+    0o600,
+  );
+}
+
+export function writeExclusive(path: string, text: string): void {
+  const fd = createExclusive(path);
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+}

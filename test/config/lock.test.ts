@@ -1,0 +1,143 @@
+// The lock beside config.json, in-process: stale locks broken, live ones waited for (bounded,
+// abortable), claims of other processes respected.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { withLock } from '../../src/config/lock.js';
+import { CancelledError, ConfigError } from '../../src/errors.js';
+import { tempDir } from '../helpers/cli.js';
+
+const TOKEN = '0123456789abcdef';
+const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid as number;
+
+function setup() {
+  const dir = tempDir();
+  const target = join(dir, 'config.json');
+  return { dir, target, lock: `${target}.lock` };
+}
+
+function holder(pid: number, ageMs = 0, token = TOKEN): string {
+  return JSON.stringify({ pid, host: hostname(), time: Date.now() - ageMs, token });
+}
+
+describe('withLock', () => {
+  it('holds <file>.lock while the function runs, and removes it after', async () => {
+    const { dir, target, lock } = setup();
+    const seen = await withLock(target, () => JSON.parse(readFileSync(lock, 'utf8')));
+    expect(seen).toMatchObject({ pid: process.pid, host: hostname() });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('removes the lock also when the function throws', async () => {
+    const { dir, target } = setup();
+    await expect(
+      withLock(target, () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('breaks a lock whose process is gone', async () => {
+    const { dir, target, lock } = setup();
+    writeFileSync(lock, holder(deadPid()));
+    expect(await withLock(target, () => 'ran', { waitMs: 0 })).toBe('ran');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('breaks a lock older than the bound even if its process runs', async () => {
+    const { dir, target, lock } = setup();
+    writeFileSync(lock, holder(process.pid, 60_000));
+    expect(await withLock(target, () => 'ran', { waitMs: 0, staleMs: 30_000 })).toBe('ran');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('judges a lock file it did not write by its age', async () => {
+    const { target, lock } = setup();
+    writeFileSync(lock, '');
+    await expect(withLock(target, () => 'ran', { waitMs: 50 })).rejects.toThrow(
+      `the config file is locked by another process (for 0 s); try again, or remove ${lock} if no store command is running`,
+    );
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(lock, old, old);
+    expect(await withLock(target, () => 'ran', { waitMs: 0 })).toBe('ran');
+  });
+
+  it('waits for a live lock, then gives up with a clear error, leaving it alone', async () => {
+    const { target, lock } = setup();
+    const live = holder(process.pid, 3_000);
+    writeFileSync(lock, live);
+    let ran = false;
+    const error = await withLock(
+      target,
+      () => {
+        ran = true;
+      },
+      { waitMs: 200 },
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toBe(
+      `the config file is locked by store process ${process.pid} (for 3 s); try again, or remove ${lock} if no store command is running`,
+    );
+    expect(ran).toBe(false);
+    expect(readFileSync(lock, 'utf8')).toBe(live);
+  });
+
+  it('takes the lock as soon as its holder releases it', async () => {
+    const { dir, target, lock } = setup();
+    writeFileSync(lock, holder(process.pid));
+    const order: string[] = [];
+    const waiting = withLock(target, () => order.push('second'));
+    setTimeout(() => {
+      order.push('first');
+      unlinkSync(lock);
+    }, 100);
+    await waiting;
+    expect(order).toEqual(['first', 'second']);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('stops waiting on abort (Ctrl-C) with CancelledError', async () => {
+    const { target, lock } = setup();
+    const live = holder(process.pid);
+    writeFileSync(lock, live);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const error = await withLock(target, () => 'ran', {
+      signal: controller.signal,
+      waitMs: 10_000,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CancelledError);
+    expect(readFileSync(lock, 'utf8')).toBe(live);
+  });
+
+  it('leaves a stale lock to the live process that claimed its removal', async () => {
+    const { target, lock } = setup();
+    const stale = holder(deadPid());
+    writeFileSync(lock, stale);
+    writeFileSync(`${lock}.end-${TOKEN}`, holder(process.pid));
+    await expect(withLock(target, () => 'ran', { waitMs: 100 })).rejects.toBeInstanceOf(
+      ConfigError,
+    );
+    expect(readFileSync(lock, 'utf8')).toBe(stale);
+  });
+
+  it('takes over from a claimant that died: the next generation of the claim', async () => {
+    const { dir, target, lock } = setup();
+    writeFileSync(lock, holder(deadPid()));
+    writeFileSync(`${lock}.end-${TOKEN}`, holder(deadPid()));
+    expect(await withLock(target, () => 'ran', { waitMs: 0 })).toBe('ran');
+    // The dead claimant's file is swept once the lock is held.
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('refuses at once a lock path that is not a regular file', async () => {
+    const { target, lock } = setup();
+    execFileSync('mkfifo', [lock]);
+    await expect(withLock(target, () => 'ran')).rejects.toThrow(
+      `${lock} is a FIFO (named pipe), not a lock file of store; remove it`,
+    );
+  });
+});
