@@ -12,8 +12,8 @@ import {
 } from './config/profiles.js';
 import { FlagError } from './errors.js';
 import type { Env, IOStreams } from './io.js';
-import { chalkFor } from './render/output.js';
 import { sanitize } from './render/sanitize.js';
+import { dim } from './render/style.js';
 
 export interface GlobalOptions {
   profile?: string;
@@ -97,9 +97,7 @@ export function createContext(
       // So nobody hits staging or production by accident, say which profile is in use.
       if (!announced && resolved.name !== DEFAULT_PROFILE && io.stderrIsTTY) {
         announced = true;
-        io.err(
-          `${chalkFor(io.colorErr).dim(`Using profile ${resolved.name} (${resolved.baseUrl})`)}\n`,
-        );
+        io.err(`${dim(`Using profile ${resolved.name} (${resolved.baseUrl})`, io.colorErr)}\n`);
       }
       return client;
     },

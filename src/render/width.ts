@@ -87,12 +87,13 @@ export function textWidth(text: string): number {
 
 export const ELLIPSIS = '…';
 
-/** Text cut to at most `width` cells, ending in `…` when cut; never splits a grapheme. */
+/** Text cut to at most `width` cells, ending in `…` when cut (spaces before it dropped);
+ * never splits a grapheme. */
 export function truncate(text: string, width: number, known = textWidth(text)): string {
   if (known <= width) return text;
   if (width <= 0) return '';
   const room = width - 1; // for the ellipsis
-  if (PRINTABLE_ASCII.test(text)) return `${text.slice(0, room)}${ELLIPSIS}`;
+  if (PRINTABLE_ASCII.test(text)) return `${text.slice(0, room).trimEnd()}${ELLIPSIS}`;
   let used = 0;
   let cut = '';
   for (const g of graphemes(text)) {
@@ -101,7 +102,7 @@ export function truncate(text: string, width: number, known = textWidth(text)): 
     used += w;
     cut += g;
   }
-  return `${cut}${ELLIPSIS}`;
+  return `${cut.trimEnd()}${ELLIPSIS}`;
 }
 
 /**

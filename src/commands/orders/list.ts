@@ -17,5 +17,5 @@ export function register(orders: Command, context: ContextFactory): void {
 }
 
 export async function run(_opts: object, ctx: Context): Promise<void> {
-  renderAny(ctx.io, await listOrders(await ctx.api()), ctx.options);
+  await renderAny(ctx.io, await listOrders(await ctx.api()), ctx.options);
 }

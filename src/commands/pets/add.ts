@@ -75,7 +75,7 @@ export function register(pets: Command, context: ContextFactory): void {
 export async function run(opts: AddOptions, ctx: Context): Promise<void> {
   if ('pet' in opts) {
     const pet = await createPet(await ctx.api(), opts.pet);
-    renderItem(ctx.io, pet, PET_COLUMNS, ctx.options);
+    await renderItem(ctx.io, pet, PET_COLUMNS, ctx.options);
     return;
   }
   const input = await openInput(opts.file, ctx);

@@ -234,7 +234,7 @@ export async function sendAll(
   await Promise.all(inFlight);
   signal.removeEventListener('abort', onAbort);
   flush();
-  rows?.end();
+  await rows?.end();
   progress?.clear();
 
   if (signal.aborted) {

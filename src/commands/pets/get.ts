@@ -31,5 +31,5 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   const api = await ctx.api();
   ctx.warn(DEPRECATION_WARNING);
   const pet = await getPet(api, opts.petId);
-  renderItem(ctx.io, pet, PET_COLUMNS, ctx.options);
+  await renderItem(ctx.io, pet, PET_COLUMNS, ctx.options);
 }
