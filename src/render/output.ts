@@ -194,7 +194,7 @@ export async function renderAny(io: IOStreams, data: unknown, options: OutputOpt
     fixed: isIdKey(key),
   }));
   if (!measure) {
-    await renderRows(io, data, columns, options);
+    writeSparseTsv(io, data, keys);
     return;
   }
   const table: CellTable = {
@@ -210,3 +210,22 @@ export async function renderAny(io: IOStreams, data: unknown, options: OutputOpt
 }
 
 const isIdKey = (key: string) => key === 'id';
+
+/** Tab-separated rows of any keys: each row fills in only the keys it has (rows with keys of
+ * their own make the output rows × keys cells, but no more work than that). */
+function writeSparseTsv(io: IOStreams, data: readonly Row[], keys: readonly string[]): void {
+  const index = new Map(keys.map((key, i) => [key, i]));
+  let chunk = `${keys.map((key) => sanitize(key)).join('\t')}\n`;
+  for (const row of data) {
+    const cells: string[] = new Array(keys.length).fill('');
+    for (const key of Object.keys(row)) {
+      cells[index.get(key) as number] = sanitize(cellText(row[key]));
+    }
+    chunk += `${cells.join('\t')}\n`;
+    if (chunk.length >= FLUSH_AT) {
+      io.out(chunk);
+      chunk = '';
+    }
+  }
+  if (chunk !== '') io.out(chunk);
+}

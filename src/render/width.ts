@@ -44,10 +44,19 @@ const EMOJI_PRESENTATION = /^\p{Emoji_Presentation}/u;
 const EMOJI = /^\p{Extended_Pictographic}|^[#*0-9]\ufe0f?\u20e3/u;
 const REGIONAL_PAIR = /^[\u{1f1e6}-\u{1f1ff}]{2}/u;
 
+// Code points that build a many-code-point emoji (joiner, variation selectors, keycap, flags,
+// skin tones, tags): only text that holds one needs grapheme segmentation, which is slow.
+const SEQUENCE =
+  /[\u200d\ufe0e\ufe0f\u20e3\u{1f1e6}-\u{1f1ff}\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}]/u;
+
 let segmenter: Intl.Segmenter | undefined;
 
-/** The user-perceived characters of a text, in order. */
+/**
+ * The units text is measured and cut by: its graphemes when it holds an emoji sequence, else
+ * its code points (a combining mark, 0 cells, then stays with the letter before it).
+ */
 export function graphemes(text: string): Iterable<string> {
+  if (!SEQUENCE.test(text)) return text;
   segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
   const segments = segmenter.segment(text);
   return {
@@ -57,23 +66,27 @@ export function graphemes(text: string): Iterable<string> {
   };
 }
 
+/** As terminals count a code point (wcwidth): wide 2, marks and format characters 0. */
+function codePointWidth(ch: string): number {
+  const cp = ch.codePointAt(0) ?? 0;
+  if (cp < 0x300) return cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp === 0xad ? 0 : 1;
+  if (isWide(cp) || (cp >= 0x1f000 && EMOJI_PRESENTATION.test(ch))) return 2;
+  return ZERO_WIDTH.test(ch) ? 0 : 1;
+}
+
 /**
- * Cells taken by one grapheme. An emoji, however many code points make it, is one glyph of 2
- * cells; otherwise, as terminals do (wcwidth), each code point counts: wide 2, marks and
- * format characters 0, others 1 (so a Devanagari conjunct takes a cell per consonant).
+ * Cells taken by one unit of `graphemes`. An emoji, however many code points make it, is one
+ * glyph of 2 cells; otherwise each code point counts as a terminal counts it (so a
+ * Devanagari conjunct takes a cell per consonant).
  */
 export function graphemeWidth(grapheme: string): number {
-  const first = grapheme.codePointAt(0) ?? 0;
-  if (grapheme.length === 1 && first >= 0x20 && first < 0x7f) return 1;
+  if (grapheme.length === 1) return codePointWidth(grapheme);
   if (!grapheme.includes('\ufe0e')) {
     if (EMOJI_PRESENTATION.test(grapheme) || REGIONAL_PAIR.test(grapheme)) return 2;
     if (grapheme.includes('\ufe0f') && EMOJI.test(grapheme)) return 2;
   }
   let width = 0;
-  for (const ch of grapheme) {
-    if (ZERO_WIDTH.test(ch)) continue;
-    width += isWide(ch.codePointAt(0) ?? 0) ? 2 : 1;
-  }
+  for (const ch of grapheme) width += codePointWidth(ch);
   return width;
 }
 

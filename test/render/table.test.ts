@@ -292,3 +292,20 @@ describe('orders list: any JSON as a table', () => {
     expect(out.text).toBe('__proto__\tid\ttoString\np\t1\t\n\t2\tt\n');
   });
 });
+
+describe('big outputs', () => {
+  it('draws a terminal table of 140,000 rows without overflowing the stack', async () => {
+    const pets = Array.from({ length: 140_000 }, (_, i) => ({
+      id: i,
+      name: `Pet ${i}`,
+      categoryId: 1,
+      status: 'sold',
+    }));
+    const { io, out } = testIO({ tty: { stdout: true }, columns: 80 }, NO_COLOR);
+    await renderRows(io, pets, PET_COLUMNS, { json: false });
+    const lines = out.text.split('\n');
+    expect(lines).toHaveLength(140_002);
+    expect(lines[0]).toBe('ID      NAME        CATEGORY  STATUS');
+    expect(lines[140_000]).toBe('139999  Pet 139999  1         sold');
+  });
+});
