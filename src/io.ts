@@ -1,6 +1,7 @@
 // The process's streams and what is known about them. Commands write through this, so
 // tests can run any command over buffers with any TTY setting.
 import type { Readable, Writable } from 'node:stream';
+import { getSystemErrorMessage } from 'node:util';
 import { CancelledError } from './errors.js';
 import { StatusBoard, type StatusLine } from './render/status.js';
 
@@ -104,6 +105,20 @@ function promptHidden(
     stdin.on('data', onData);
     stdin.resume();
   });
+}
+
+/** `no space left on device (ENOSPC)`: why output could not be written, in one phrase. */
+export function describeWriteError(error: NodeJS.ErrnoException): string {
+  let text = error.message;
+  if (typeof error.errno === 'number') {
+    try {
+      text = getSystemErrorMessage(error.errno);
+    } catch {
+      // Not a system error number: the message as it is.
+    }
+  }
+  text = text.charAt(0).toLowerCase() + text.slice(1);
+  return error.code ? `${text} (${error.code})` : text;
 }
 
 const DEFAULT_COLUMNS = 80;
