@@ -151,7 +151,8 @@ export async function renderItem<T>(
 
 type Row = Record<string, unknown>;
 
-const isRecord = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Row =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !JSON.isRawJSON(v);
 
 /** Server data is a plain object whose keys may be `__proto__` or `toString`: only its own. */
 const own = (row: Row, key: string): unknown => (Object.hasOwn(row, key) ? row[key] : undefined);
