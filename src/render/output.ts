@@ -4,6 +4,7 @@
 // the JSON and tab-separated paths load neither.
 import type { IOStreams } from '../io.js';
 import { stringifyJson } from '../json.js';
+import { chunkedOut } from './chunks.js';
 import { fitColumns } from './layout.js';
 import { sanitize } from './sanitize.js';
 import type { CellTable, ColorFn } from './table.js';
@@ -42,8 +43,6 @@ export interface RowWriter<T> {
   /** Writes what is held back (a terminal table) and ends. */
   end(): Promise<void>;
 }
-
-const FLUSH_AT = 65_536;
 
 /**
  * Rows as they come: tab-separated lines go out at once (a long import streams); a terminal
@@ -124,19 +123,12 @@ export async function renderRows<T>(
 /** Tab-separated rows, written in large pieces: one write per line would be a system call
  * each. */
 function writeTsv<T>(io: IOStreams, rows: readonly T[], columns: readonly Column<T>[]): void {
-  let chunk = `${columns.map((c) => sanitize(c.header)).join('\t')}\n`;
+  const out = chunkedOut(io);
+  out.add(`${columns.map((c) => sanitize(c.header)).join('\t')}\n`);
   for (const row of rows) {
-    for (const [i, column] of columns.entries()) {
-      if (i > 0) chunk += '\t';
-      chunk += sanitize(cellText(column.value(row)));
-    }
-    chunk += '\n';
-    if (chunk.length >= FLUSH_AT) {
-      io.out(chunk);
-      chunk = '';
-    }
+    out.add(`${columns.map((column) => sanitize(cellText(column.value(row)))).join('\t')}\n`);
   }
-  if (chunk !== '') io.out(chunk);
+  out.end();
 }
 
 /** A single object shown as one row of the same columns (JSON: the object itself). */
@@ -216,17 +208,14 @@ const isIdKey = (key: string) => key === 'id';
  * their own make the output rows × keys cells, but no more work than that). */
 function writeSparseTsv(io: IOStreams, data: readonly Row[], keys: readonly string[]): void {
   const index = new Map(keys.map((key, i) => [key, i]));
-  let chunk = `${keys.map((key) => sanitize(key)).join('\t')}\n`;
+  const out = chunkedOut(io);
+  out.add(`${keys.map((key) => sanitize(key)).join('\t')}\n`);
   for (const row of data) {
     const cells: string[] = new Array(keys.length).fill('');
     for (const key of Object.keys(row)) {
       cells[index.get(key) as number] = sanitize(cellText(row[key]));
     }
-    chunk += `${cells.join('\t')}\n`;
-    if (chunk.length >= FLUSH_AT) {
-      io.out(chunk);
-      chunk = '';
-    }
+    out.add(`${cells.join('\t')}\n`);
   }
-  if (chunk !== '') io.out(chunk);
+  out.end();
 }

@@ -8,6 +8,7 @@
 // (Hebrew, Arabic, Indic) and ZWJ as a cell each, so such rows would be misaligned or cut.
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { IOStreams } from '../io.js';
+import { chunkedOut } from './chunks.js';
 import { fitColumns, GAP } from './layout.js';
 import { dim } from './style.js';
 import { textWidth, truncate } from './width.js';
@@ -34,8 +35,6 @@ const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\u{10800}-\u{10fff}\u{1e800
 // Marks on both sides keep the cell in its place; it takes no cell.
 const LRM = '\u200e';
 
-const FLUSH_AT = 65_536;
-
 export function chalkFor(color: boolean): ChalkInstance {
   return new Chalk({ level: color ? 1 : 0 });
 }
@@ -60,19 +59,14 @@ export function drawTable(io: IOStreams, table: CellTable): void {
     return `${text.replace(/ +$/, '')}\n`;
   };
 
-  let chunk = line(table.headers, (text) => chalk.bold(text));
   const colorOf = (text: string, i: number) => {
     const color = table.colors[i];
     return io.colorOut && color && text !== '' ? color(text, chalk) : text;
   };
-  for (const row of table.rows) {
-    chunk += line(row, colorOf);
-    if (chunk.length >= FLUSH_AT) {
-      io.out(chunk);
-      chunk = '';
-    }
-  }
-  io.out(chunk);
+  const out = chunkedOut(io);
+  out.add(line(table.headers, (text) => chalk.bold(text)));
+  for (const row of table.rows) out.add(line(row, colorOf));
+  out.end();
 
   const hidden = (table.hidden ?? 0) + table.headers.length - shown;
   if (hidden > 0) {
