@@ -13,8 +13,8 @@ import {
 } from './config/profiles.js';
 import { FlagError } from './errors.js';
 import type { Env, IOStreams } from './io.js';
-import { chalkFor } from './render/output.js';
 import { sanitize } from './render/sanitize.js';
+import { dim } from './render/style.js';
 
 export interface GlobalOptions {
   profile?: string;
@@ -69,11 +69,11 @@ export function createContext(
   // Warnings and traces quote the server (headers, bodies): shown as text, never as escapes.
   const warn = (line: string) => io.err(`${sanitize(line)}\n`);
   const deprecationsOn = env.STORE_NO_DEPRECATION_WARNINGS !== '1';
-  const dim = (line: string) => io.err(`${chalkFor(io.colorErr).dim(sanitize(line))}\n`);
+  const dimLine = (line: string) => io.err(`${dim(sanitize(line), io.colorErr)}\n`);
   // On a terminal each retry says so, so a long wait is never silent.
   const onRetry = io.stderrIsTTY
     ? (notice: RetryNotice) =>
-        dim(
+        dimLine(
           `${notice.reason}; retrying in ${(notice.delayMs / 1000).toFixed(1)} s (attempt ${notice.attempt} of ${notice.attempts})`,
         )
     : undefined;
@@ -132,7 +132,7 @@ export function createContext(
       // So nobody hits staging or production by accident, say which profile is in use.
       if (!announced && resolved.name !== DEFAULT_PROFILE && io.stderrIsTTY) {
         announced = true;
-        dim(`Using profile ${resolved.name} (${resolved.baseUrl})`);
+        dimLine(`Using profile ${resolved.name} (${resolved.baseUrl})`);
       }
       return client;
     },

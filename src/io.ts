@@ -1,7 +1,11 @@
 // The process's streams and what is known about them. Commands write through this, so
 // tests can run any command over buffers with any TTY setting.
 import type { Readable, Writable } from 'node:stream';
+import { getSystemErrorMessage } from 'node:util';
 import { CancelledError } from './errors.js';
+import { StatusBoard, type StatusLine } from './render/status.js';
+
+export type { StatusLine };
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -15,8 +19,24 @@ export interface IOStreams {
   /** Whether ANSI colour may be written to stdout / stderr. */
   colorOut: boolean;
   colorErr: boolean;
+  /** Cells per line of the terminal stdout is on (see terminalColumns). */
+  readonly columns: number;
   out(text: string): void;
   err(text: string): void;
+  /**
+   * The error that stopped writes to stdout (ENOSPC, EIO, EPIPE when the reader left), once
+   * it happened: later output is dropped, and a long command should stop.
+   */
+  readonly outputError: NodeJS.ErrnoException | undefined;
+  /**
+   * A transient line on stderr when it is a terminal (nothing otherwise): redrawn in place,
+   * erased before any other output through out()/err() and drawn again after it.
+   */
+  status(text: string): StatusLine;
+  /** A spinner with `label` on the status line if still waiting after 1 s; returns its stop. */
+  waiting(label: string): () => void;
+  /** Erases the status line for good (the program is ending). */
+  clearStatus(): void;
   /** Reads stdin to its end as UTF-8. */
   readStdin(signal?: AbortSignal): Promise<string>;
   /** Asks for a secret on the terminal without echoing it. */
@@ -87,17 +107,130 @@ function promptHidden(
   });
 }
 
+/** `no space left on device (ENOSPC)`: why output could not be written, in one phrase. */
+export function describeWriteError(error: NodeJS.ErrnoException): string {
+  let text = error.message;
+  if (typeof error.errno === 'number') {
+    try {
+      text = getSystemErrorMessage(error.errno);
+    } catch {
+      // Not a system error number: the message as it is.
+    }
+  }
+  text = text.charAt(0).toLowerCase() + text.slice(1);
+  return error.code ? `${text} (${error.code})` : text;
+}
+
+const DEFAULT_COLUMNS = 80;
+
+/**
+ * The width of the terminal a stream is on: COLUMNS when it is a positive integer (as `ls`
+ * does: a script or a test can set any width), else the terminal's own, else 80.
+ */
+export function terminalColumns(env: Env, stream: { isTTY?: boolean; columns?: number }): number {
+  const fromEnv = Number(env.COLUMNS);
+  if (env.COLUMNS?.trim() && Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
+  if (stream.isTTY && stream.columns !== undefined && stream.columns > 0) return stream.columns;
+  return DEFAULT_COLUMNS;
+}
+
+export interface IOParts {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  colorOut: boolean;
+  colorErr: boolean;
+  /** Widths of stdout's and stderr's terminals, read when needed (a terminal can be resized). */
+  columns: () => number;
+  stderrColumns: () => number;
+  readStdin: (signal?: AbortSignal) => Promise<string>;
+  promptSecret: (question: string, signal?: AbortSignal) => Promise<string>;
+}
+
+/** IOStreams over two writable streams: the status line, and write errors caught. */
+export function createIO(parts: IOParts): IOStreams {
+  const { stdout, stderr, stdoutIsTTY, stderrIsTTY } = parts;
+  let outputError: NodeJS.ErrnoException | undefined;
+  let errorError: NodeJS.ErrnoException | undefined;
+  const board = new StatusBoard(stderrIsTTY, (text) => writeErr(text), parts.stderrColumns);
+
+  // A stream that fails (a full disk, a closed pipe) fails once: later writes are dropped,
+  // and the failure is kept for the command and the exit code instead of being thrown.
+  const writeErr = (text: string) => {
+    if (errorError) return;
+    try {
+      stderr.write(text);
+    } catch (error) {
+      errorError ??= error as NodeJS.ErrnoException;
+    }
+  };
+  stdout.on('error', (error: NodeJS.ErrnoException) => {
+    outputError ??= error;
+  });
+  stderr.on('error', (error: NodeJS.ErrnoException) => {
+    errorError ??= error;
+  });
+
+  return {
+    stdin: parts.stdin,
+    stdout,
+    stderr,
+    stdinIsTTY: parts.stdinIsTTY,
+    stdoutIsTTY,
+    stderrIsTTY,
+    colorOut: parts.colorOut,
+    colorErr: parts.colorErr,
+    get columns() {
+      return parts.columns();
+    },
+    get outputError() {
+      return outputError;
+    },
+    out: (text) => {
+      if (outputError) return;
+      // Output to a pipe does not reach the terminal: the status line stays.
+      if (stdoutIsTTY) board.beforeWrite();
+      try {
+        stdout.write(text);
+      } catch (error) {
+        outputError ??= error as NodeJS.ErrnoException;
+      }
+      if (stdoutIsTTY) board.afterWrite(text);
+    },
+    err: (text) => {
+      board.beforeWrite();
+      writeErr(text);
+      board.afterWrite(text);
+    },
+    status: (text) => board.show(text),
+    waiting: (label) => board.waiting(label),
+    clearStatus: () => board.clear(),
+    readStdin: parts.readStdin,
+    promptSecret: async (question, signal) => {
+      board.hold();
+      try {
+        return await parts.promptSecret(question, signal);
+      } finally {
+        board.release();
+      }
+    },
+  };
+}
+
 interface SystemProcess {
   stdin: TTYReadable;
-  stdout: Writable & { isTTY?: boolean };
-  stderr: Writable & { isTTY?: boolean };
+  stdout: Writable & { isTTY?: boolean; columns?: number };
+  stderr: Writable & { isTTY?: boolean; columns?: number };
   env: Env;
 }
 
 export function systemIO(proc: SystemProcess): IOStreams {
   const stdoutIsTTY = proc.stdout.isTTY === true;
   const stderrIsTTY = proc.stderr.isTTY === true;
-  return {
+  return createIO({
     stdin: proc.stdin,
     stdout: proc.stdout,
     stderr: proc.stderr,
@@ -106,9 +239,9 @@ export function systemIO(proc: SystemProcess): IOStreams {
     stderrIsTTY,
     colorOut: colorAllowed(stdoutIsTTY, proc.env),
     colorErr: colorAllowed(stderrIsTTY, proc.env),
-    out: (text) => void proc.stdout.write(text),
-    err: (text) => void proc.stderr.write(text),
+    columns: () => terminalColumns(proc.env, proc.stdout),
+    stderrColumns: () => terminalColumns(proc.env, proc.stderr),
     readStdin: (signal) => readAll(proc.stdin, signal),
     promptSecret: (question, signal) => promptHidden(proc.stdin, proc.stderr, question, signal),
-  };
+  });
 }

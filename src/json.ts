@@ -1,10 +1,12 @@
-// JSON that keeps int64 identifiers exact in both directions. Integers outside the
-// safe range are parsed to BigInt (from the source text, not the rounded double) and
-// written back digit for digit with JSON.rawJSON.
+// JSON that keeps numbers exact in both directions. Integers outside the safe range are
+// parsed to BigInt (from the source text, not the rounded double) and written back digit for
+// digit; any other number a double cannot hold (1e400, 9007199254740993.0, 0.1000000000000000000001)
+// is kept as the server wrote it, as a JSON.rawJSON value, which JSON.stringify writes as is.
 
 declare global {
   interface JSON {
     rawJSON(text: string): unknown;
+    isRawJSON(value: unknown): boolean;
   }
 }
 
@@ -14,36 +16,59 @@ interface ReviverContext {
 
 const INTEGER_TEXT = /^-?\d+$/;
 
-function reviveBigInts(this: unknown, _key: string, value: unknown, context?: ReviverContext) {
-  if (
-    typeof value === 'number' &&
-    !Number.isSafeInteger(value) &&
-    context?.source !== undefined &&
-    INTEGER_TEXT.test(context.source)
-  ) {
-    return BigInt(context.source);
-  }
-  return value;
+/** Sign, significant digits and exponent of a decimal number's text (`-1.50e3` → -, 15, 2). */
+function decimalParts(text: string): [string, string, number] | undefined {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (!match) return undefined;
+  const [, sign = '', whole = '', fraction = '', exponent = '0'] = match;
+  let digits = `${whole}${fraction}`.replace(/^0+/, '');
+  let power = Number(exponent) - fraction.length;
+  const trimmed = digits.replace(/0+$/, '');
+  power += digits.length - trimmed.length;
+  digits = trimmed;
+  return digits === '' ? [sign, '0', 0] : [sign, digits, power];
 }
 
-// An integer beyond 2^53 (9007199254740992) has at least 16 digits: text without such a run
-// is parsed natively, without a reviver call for every value (several times faster).
-const LONG_DIGIT_RUN = /\d{16}/;
+/** Whether the double parsed from `source` is exactly the number the text says, and writes
+ * back with its sign (-0 does not). */
+function sameNumber(source: string, value: number): boolean {
+  if (!Number.isFinite(value)) return false;
+  const written = decimalParts(source);
+  const held = decimalParts(String(value));
+  return written !== undefined && held !== undefined && written.join() === held.join();
+}
 
-/** Parses JSON text; integers beyond 2^53 come back as BigInt. Throws SyntaxError. */
+function reviveNumbers(this: unknown, _key: string, value: unknown, context?: ReviverContext) {
+  const source = context?.source;
+  if (typeof value !== 'number' || source === undefined) return value;
+  // -0 too is kept as written: JSON.stringify would drop its sign.
+  if (INTEGER_TEXT.test(source) && !Object.is(value, -0)) {
+    return Number.isSafeInteger(value) ? value : BigInt(source);
+  }
+  return sameNumber(source, value) ? value : JSON.rawJSON(source);
+}
+
+// A number a double may not hold exactly has 16 or more digits or an exponent (or is -0).
+// Text without one after a `:`, `,` or `[` is parsed natively, without a reviver call for every value
+// (several times faster).
+const MAYBE_INEXACT = /(?:^|[:,[])\s*(?:-0|-?(?:\d+(?:\.\d+)?[eE]|(?:\d\.?){16}))/;
+
+/** Parses JSON text; integers beyond 2^53 come back as BigInt, other numbers a double cannot
+ * hold as JSON.rawJSON values of their text. Throws SyntaxError. */
 export function parseJson(text: string): unknown {
-  if (!LONG_DIGIT_RUN.test(text)) return JSON.parse(text);
-  return JSON.parse(text, reviveBigInts as (key: string, value: unknown) => unknown);
+  if (!MAYBE_INEXACT.test(text)) return JSON.parse(text);
+  return JSON.parse(text, reviveNumbers as (key: string, value: unknown) => unknown);
 }
 
 function writeBigInts(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? JSON.rawJSON(value.toString()) : value;
 }
 
-// JSON.stringify escapes C0 controls (ESC among them) but not C1 controls (U+009B is a
-// one-character CSI) nor line separators and bidi overrides: escaped too, the JSON is as exact
-// (it parses back to the same string) and safe to print on a terminal.
-const UNESCAPED_CONTROLS = /[\u0080-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+// JSON.stringify escapes C0 controls (ESC among them) but not DEL, C1 controls (U+009B is a
+// one-character CSI), line separators, bidi overrides and marks (ALM, LRM, RLM): escaped too,
+// the JSON is as exact (it parses back to the same string) and safe to print on a terminal.
+const UNESCAPED_CONTROLS =
+  /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 function escapeControls(json: string): string {
   UNESCAPED_CONTROLS.lastIndex = 0;

@@ -12,7 +12,7 @@ import {
   SilentExit,
   toReport,
 } from './errors.js';
-import { type Env, type IOStreams, systemIO } from './io.js';
+import { describeWriteError, type Env, type IOStreams, systemIO } from './io.js';
 import { stringifyJson } from './json.js';
 import { sanitize } from './render/sanitize.js';
 import { version } from './version.js';
@@ -166,12 +166,6 @@ export async function cli(): Promise<void> {
   process.on('SIGTERM', onSignal);
   // Should the event loop ever empty before main() returns, the process must not end with 0.
   process.exitCode = ExitCode.failure;
-  // `store … | head -1`: the reader left; stop quietly instead of an EPIPE stack trace.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE') throw error;
-    });
-  }
   const code = await main(process.argv.slice(2), {
     io,
     env: process.env,
@@ -179,6 +173,17 @@ export async function cli(): Promise<void> {
   });
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
+  io.clearStatus();
+  // A write that failed without throwing is reported by an event: give it a turn to arrive.
+  await new Promise((resolve) => setImmediate(resolve));
+  // `store … | head -1`: the reader left, which is no failure (EPIPE). A full disk or an I/O
+  // error is: one line, and exit 1 unless the command failed on its own already.
+  const failed = io.outputError;
+  if (failed && failed.code !== 'EPIPE') {
+    io.err(`error: cannot write output: ${describeWriteError(failed)}\n`);
+    process.exitCode = code === ExitCode.ok ? ExitCode.failure : code;
+    return;
+  }
   // Let pending output drain: set the exit code and return instead of exiting at once.
   process.exitCode = code;
 }

@@ -182,7 +182,8 @@ export async function importPets(
     for await (const input of readInputs(stream)) {
       if (input.n <= opts.skip) continue;
       await window.ready(input.n, signal);
-      if (signal.aborted) break;
+      // Ctrl-C, or stdout can no longer be written (disk full, the reader gone): stop sending.
+      if (signal.aborted || io.outputError) break;
       read = input.n;
       inputsByNumber.set(input.n, input);
       if ('error' in input) {
@@ -217,6 +218,14 @@ export async function importPets(
   if (read === opts.skip && opts.skip > 0) {
     throw new FlagError(`--skip ${opts.skip}: the input has no more than ${opts.skip} objects`);
   }
-  report.finish();
+  if (io.outputError) {
+    // What was created is said on stderr, since stdout failed; main() reports the write error.
+    const resume = window.unreported - 1;
+    io.err(
+      `${report.summary()}; output failed, inputs after ${resume} were not sent; resume with --skip ${resume}\n`,
+    );
+    throw new SilentExit(ExitCode.failure);
+  }
+  await report.finish();
   if (firstFailure) throw new SilentExit(firstFailure.exitCode);
 }

@@ -1,8 +1,8 @@
 // What `pets add --file` shows, input by input and at the end: NDJSON lines under --json;
 // otherwise created animals as rows on stdout and failures as plain lines on stderr; on a
-// terminal a progress line, erased before anything else is written, and a summary.
+// terminal a progress line (io.status: erased before anything else is written) and a summary.
 import { type CliError, describeError, toReport } from '../errors.js';
-import type { IOStreams } from '../io.js';
+import type { IOStreams, StatusLine } from '../io.js';
 import { stringifyJson } from '../json.js';
 import type { Pet } from '../schemas.js';
 import { type Column, type RowWriter, rowWriter } from './output.js';
@@ -50,7 +50,7 @@ export class BulkReport {
   private rows: RowWriter<Pet> | undefined;
   private batch = '';
   private batchTimer: NodeJS.Timeout | undefined;
-  private progressShown = false;
+  private progressLine: StatusLine | undefined;
   private progressDrawn = 0;
   private readonly started = performance.now();
 
@@ -90,10 +90,10 @@ export class BulkReport {
   }
 
   /** Ends the output: rows, the line for the inputs not sent, and the summary. */
-  finish(extra?: string): void {
+  async finish(extra?: string): Promise<void> {
     this.flush();
-    this.clearProgress();
-    this.rows?.end();
+    this.progressLine?.done();
+    await this.rows?.end();
     if (this.firstNotSent) {
       const message = `${inputs(this.notSent)} not sent: ${this.firstNotSent.message}`;
       if (this.options.json) {
@@ -128,7 +128,6 @@ export class BulkReport {
   }
 
   private row(pet: Pet): void {
-    this.clearProgress();
     this.rows ??= rowWriter(this.io, this.options.columns);
     this.rows.write(pet);
   }
@@ -144,13 +143,11 @@ export class BulkReport {
     clearTimeout(this.batchTimer);
     this.batchTimer = undefined;
     if (this.batch === '') return;
-    this.clearProgress();
     this.io.out(this.batch);
     this.batch = '';
   }
 
   private err(text: string): void {
-    this.clearProgress();
     this.io.err(text);
   }
 
@@ -162,14 +159,8 @@ export class BulkReport {
     this.progressDrawn = now;
     const rate = Math.round((this.created + this.valid) / Math.max(this.elapsedSeconds, 0.001));
     const failed = this.failed.length + this.uncertain.length;
-    this.io.err(`\r\u001b[K${this.created} created, ${failed} failed (${rate}/s)`);
-    this.progressShown = true;
-  }
-
-  private clearProgress(): void {
-    if (!this.progressShown) return;
-    this.io.err('\r\u001b[K');
-    this.progressShown = false;
-    this.progressDrawn = 0;
+    const text = `${this.created} created, ${failed} failed (${rate}/s)`;
+    if (this.progressLine) this.progressLine.update(text);
+    else this.progressLine = this.io.status(text);
   }
 }

@@ -1,16 +1,22 @@
 // The one renderer: every command hands its data here. stdout gets a table on a TTY,
 // tab-separated rows with a header when piped, or the API's JSON with --json.
-import { Chalk, type ChalkInstance } from 'chalk';
-import Table from 'cli-table3';
+// The terminal table (and chalk) live in ./table.ts, imported only when one is drawn, so
+// the JSON and tab-separated paths load neither.
 import type { IOStreams } from '../io.js';
 import { stringifyJson } from '../json.js';
+import { chunkedOut } from './chunks.js';
+import { fitColumns } from './layout.js';
 import { sanitize } from './sanitize.js';
+import type { CellTable, ColorFn } from './table.js';
+import { textWidth } from './width.js';
 
 export interface Column<T> {
   header: string;
   value: (row: T) => unknown;
   /** Colour for a cell's (already sanitised) text on a colour terminal. */
-  color?: (text: string, chalk: ChalkInstance) => string;
+  color?: ColorFn;
+  /** Never cut to fit a terminal's width (identifiers). Other columns may be cut with `…`. */
+  fixed?: boolean;
 }
 
 export interface OutputOptions {
@@ -24,11 +30,7 @@ export function cellText(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') {
     return String(value);
   }
-  return stringifyJson(value);
-}
-
-export function chalkFor(color: boolean): ChalkInstance {
-  return new Chalk({ level: color ? 1 : 0 });
+  return stringifyJson(value) ?? '';
 }
 
 /** One JSON document: indented for a person on a terminal, compact for a program. */
@@ -38,92 +40,182 @@ export function writeJson(io: IOStreams, data: unknown): void {
 
 export interface RowWriter<T> {
   write(row: T): void;
-  end(): void;
+  /** Writes what is held back (a terminal table) and ends. */
+  end(): Promise<void>;
 }
 
-/** Rows as they come: tab-separated lines go out at once (a long import streams); a terminal
- * table is drawn at the end, since its column widths depend on every row. */
+/**
+ * Rows as they come: tab-separated lines go out at once (a long import streams); a terminal
+ * table is drawn at the end, since its column widths depend on every row.
+ */
 export function rowWriter<T>(io: IOStreams, columns: readonly Column<T>[]): RowWriter<T> {
-  const chalk = chalkFor(io.colorOut);
-  const cellsOf = (row: T) =>
-    columns.map((column) => {
-      const text = sanitize(cellText(column.value(row)));
-      return io.colorOut && column.color ? column.color(text, chalk) : text;
-    });
+  const texts = (row: T) => columns.map((column) => sanitize(cellText(column.value(row))));
   if (!io.stdoutIsTTY) {
-    io.out(`${columns.map((c) => sanitize(c.header)).join('\t')}\n`);
-    return { write: (row) => io.out(`${cellsOf(row).join('\t')}\n`), end: () => {} };
+    let paint = (cells: string[]) => cells;
+    const line = (row: T) => `${paint(texts(row)).join('\t')}\n`;
+    const header = `${columns.map((c) => sanitize(c.header)).join('\t')}\n`;
+    if (!io.colorOut) {
+      io.out(header);
+      return { write: (row) => io.out(line(row)), end: async () => {} };
+    }
+    // Colour off a terminal (FORCE_COLOR) is rare: chalk is loaded for it, and rows written
+    // meanwhile wait for it, in order.
+    let held: T[] | undefined = [];
+    const ready = import('./table.js').then(({ chalkFor }) => {
+      const chalk = chalkFor(true);
+      paint = (cells) => cells.map((text, i) => columns[i]?.color?.(text, chalk) ?? text);
+      io.out(header);
+      for (const row of held ?? []) io.out(line(row));
+      held = undefined;
+    });
+    return {
+      write: (row) => {
+        if (held) held.push(row);
+        else io.out(line(row));
+      },
+      end: () => ready,
+    };
   }
-  const table = new Table({
-    head: columns.map((c) => chalk.bold(sanitize(c.header))),
-    chars: BORDERLESS,
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
-  });
+  const table: CellTable = {
+    headers: columns.map((c) => sanitize(c.header)),
+    fixed: columns.map((c) => c.fixed === true),
+    colors: columns.map((c) => c.color),
+    natural: [],
+    rows: [],
+  };
+  table.natural = table.headers.map(textWidth);
   return {
-    write: (row) => table.push(cellsOf(row)),
-    end: () => io.out(`${table.toString().replace(/ +$/gm, '')}\n`),
+    write: (row) => {
+      const cells = texts(row);
+      for (const [i, text] of cells.entries()) {
+        const width = textWidth(text);
+        if (width > (table.natural[i] as number)) table.natural[i] = width;
+      }
+      table.rows.push(cells);
+    },
+    end: async () => {
+      const { drawTable } = await import('./table.js');
+      drawTable(io, table);
+    },
   };
 }
 
-export function renderRows<T>(
+export async function renderRows<T>(
   io: IOStreams,
   rows: readonly T[],
   columns: readonly Column<T>[],
   options: OutputOptions,
   jsonData: unknown = rows,
-): void {
+): Promise<void> {
   if (options.json) {
     writeJson(io, jsonData);
     return;
   }
+  if (!io.stdoutIsTTY && !io.colorOut) {
+    writeTsv(io, rows, columns);
+    return;
+  }
   const writer = rowWriter(io, columns);
   for (const row of rows) writer.write(row);
-  writer.end();
+  await writer.end();
+}
+
+/** Tab-separated rows, written in large pieces: one write per line would be a system call
+ * each. */
+function writeTsv<T>(io: IOStreams, rows: readonly T[], columns: readonly Column<T>[]): void {
+  const out = chunkedOut(io);
+  out.add(`${columns.map((c) => sanitize(c.header)).join('\t')}\n`);
+  for (const row of rows) {
+    out.add(`${columns.map((column) => sanitize(cellText(column.value(row)))).join('\t')}\n`);
+  }
+  out.end();
 }
 
 /** A single object shown as one row of the same columns (JSON: the object itself). */
-export function renderItem<T>(
+export async function renderItem<T>(
   io: IOStreams,
   item: T,
   columns: readonly Column<T>[],
   options: OutputOptions,
-): void {
-  renderRows(io, [item], columns, options, item);
+): Promise<void> {
+  await renderRows(io, [item], columns, options, item);
 }
 
-/** Any JSON: an array of objects becomes rows whose columns are the union of their keys. */
-export function renderAny(io: IOStreams, data: unknown, options: OutputOptions): void {
-  const isRecord = (v: unknown): v is Record<string, unknown> =>
-    typeof v === 'object' && v !== null && !Array.isArray(v);
+type Row = Record<string, unknown>;
+
+const isRecord = (v: unknown): v is Row =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !JSON.isRawJSON(v);
+
+/** Server data is a plain object whose keys may be `__proto__` or `toString`: only its own. */
+const own = (row: Row, key: string): unknown => (Object.hasOwn(row, key) ? row[key] : undefined);
+
+/** Any JSON: an array of objects becomes rows whose columns are the union of their keys, in
+ * the order first seen (built in one pass); anything else is printed as JSON. */
+export async function renderAny(io: IOStreams, data: unknown, options: OutputOptions) {
   if (options.json || !Array.isArray(data) || !data.every(isRecord)) {
     writeJson(io, data);
     return;
   }
-  const keys: string[] = [];
+  // Widest cell per key, measured only on a terminal (it decides which columns fit).
+  const measure = io.stdoutIsTTY;
+  const natural = new Map<string, number>();
   for (const row of data) {
-    for (const key of Object.keys(row)) if (!keys.includes(key)) keys.push(key);
+    for (const key of Object.keys(row)) {
+      let width = natural.get(key);
+      if (width === undefined) {
+        width = measure ? textWidth(sanitize(key)) : 0;
+        natural.set(key, width);
+      }
+      if (measure) {
+        const cell = textWidth(sanitize(cellText(row[key])));
+        if (cell > width) natural.set(key, cell);
+      }
+    }
   }
-  const columns = keys.map((key) => ({
+  let keys = [...natural.keys()];
+  let hidden = 0;
+  if (measure) {
+    // Thousands of distinct keys: only the columns that can fit are built.
+    const fixed = keys.map(isIdKey);
+    const { shown } = fitColumns([...natural.values()], fixed, io.columns);
+    hidden = keys.length - shown;
+    keys = keys.slice(0, shown);
+  }
+  const columns: Column<Row>[] = keys.map((key) => ({
     header: key,
-    value: (row: Record<string, unknown>) => row[key],
+    value: (row) => own(row, key),
+    fixed: isIdKey(key),
   }));
-  renderRows(io, data, columns, options);
+  if (!measure) {
+    writeSparseTsv(io, data, keys);
+    return;
+  }
+  const table: CellTable = {
+    headers: keys.map((key) => sanitize(key)),
+    fixed: columns.map((c) => c.fixed === true),
+    colors: columns.map(() => undefined),
+    natural: keys.map((key) => natural.get(key) ?? 0),
+    rows: data.map((row) => keys.map((key) => sanitize(cellText(own(row, key))))),
+    hidden,
+  };
+  const { drawTable } = await import('./table.js');
+  drawTable(io, table);
 }
 
-const BORDERLESS = {
-  top: '',
-  'top-mid': '',
-  'top-left': '',
-  'top-right': '',
-  bottom: '',
-  'bottom-mid': '',
-  'bottom-left': '',
-  'bottom-right': '',
-  left: '',
-  'left-mid': '',
-  mid: '',
-  'mid-mid': '',
-  right: '',
-  'right-mid': '',
-  middle: '',
-};
+const isIdKey = (key: string) => key === 'id';
+
+/** Tab-separated rows of any keys: each row fills in only the keys it has (rows with keys of
+ * their own make the output rows × keys cells, but no more work than that). */
+function writeSparseTsv(io: IOStreams, data: readonly Row[], keys: readonly string[]): void {
+  const index = new Map(keys.map((key, i) => [key, i]));
+  const out = chunkedOut(io);
+  out.add(`${keys.map((key) => sanitize(key)).join('\t')}\n`);
+  for (const row of data) {
+    const cells: string[] = new Array(keys.length).fill('');
+    for (const key of Object.keys(row)) {
+      cells[index.get(key) as number] = sanitize(cellText(row[key]));
+    }
+    out.add(`${cells.join('\t')}\n`);
+  }
+  out.end();
+}

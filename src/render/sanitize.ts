@@ -1,7 +1,9 @@
 // Server text is data: control characters (C0, DEL, C1), which carry ANSI/OSC escape
-// sequences, and Unicode bidi/line controls are shown as visible escapes instead of being
-// interpreted by the terminal. Tab and newline are escaped too, so a value stays in its cell.
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+// sequences, and Unicode bidi controls (embeddings, overrides, isolates, and the ALM, LRM and
+// RLM marks) and line separators are shown as visible escapes instead of being interpreted by
+// the terminal. Tab and newline are escaped too, so a value stays in its cell.
+const UNSAFE =
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 const NAMED: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterEach } from 'vitest';
-import { colorAllowed, type Env, type IOStreams, readAll } from '../../src/io.js';
+import { colorAllowed, createIO, type Env, type IOStreams, readAll } from '../../src/io.js';
 import { type MainDeps, main } from '../../src/main.js';
 
 export interface RunOptions {
@@ -23,6 +23,8 @@ export interface RunOptions {
   sleeps?: number[];
   /** Replaces how retries wait (a test of Ctrl-C during a wait needs a real one). */
   timing?: MainDeps['timing'];
+  /** Cells per line of the terminal (stdout and stderr); 80 when not given. */
+  columns?: number;
 }
 
 export interface RunResult {
@@ -53,7 +55,9 @@ export function testIO(
   const err = new Sink();
   const stdin = Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]);
   const prompts: string[] = [];
-  const io: IOStreams = {
+  const columns = () => options.columns ?? 80;
+  // The real IOStreams over in-memory streams: status line and write errors as in a process.
+  const io: IOStreams = createIO({
     stdin,
     stdout: out,
     stderr: err,
@@ -62,18 +66,14 @@ export function testIO(
     stderrIsTTY: tty.stderr === true,
     colorOut: colorAllowed(tty.stdout === true, env),
     colorErr: colorAllowed(tty.stderr === true, env),
-    out: (text) => {
-      out.text += text;
-    },
-    err: (text) => {
-      err.text += text;
-    },
+    columns,
+    stderrColumns: columns,
     readStdin: (signal) => readAll(stdin, signal),
     promptSecret: async (question) => {
       prompts.push(question);
       return options.typed ?? '';
     },
-  };
+  });
   return { io, out, err, prompts };
 }
 

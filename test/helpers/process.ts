@@ -2,7 +2,8 @@
 // end-to-end tests: what a user or a script meets, over real HTTP on loopback.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { tempDir } from './cli.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/store.js', import.meta.url));
@@ -93,4 +94,43 @@ export async function startSandbox(args: string[] = []): Promise<SandboxProcess>
 export function killAll(): void {
   for (const child of running) child.kill('SIGKILL');
   running.clear();
+}
+
+export interface LoadedModules extends ProcessResult {
+  /** Every local file the run imported (the bundle's chunks), as file: URLs. */
+  files: string[];
+  /** Their text, joined, to look for strings only a given library contains. */
+  source: string;
+}
+
+/** Runs bin/store.js with resolution hooks that see every module the run pulls in, however
+ * deep; stderr is what the program wrote there. */
+export async function modulesLoaded(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<LoadedModules> {
+  const probe = `
+    import { registerHooks } from 'node:module';
+    const seen = [];
+    registerHooks({ resolve(specifier, context, next) {
+      const result = next(specifier, context);
+      seen.push(result.url);
+      return result;
+    } });
+    process.argv.splice(1, Infinity, "store", ...${JSON.stringify(argv)});
+    await import(${JSON.stringify(pathToFileURL(BIN).href)});
+    process.on('exit', () => process.stderr.write('\\n' + JSON.stringify(seen)));`;
+  const result = await collect(
+    spawn(process.execPath, ['--input-type=module', '-e', probe], { env }),
+  );
+  const lines = result.stderr.split('\n');
+  const files = (JSON.parse(lines.pop() ?? '[]') as string[]).filter((url) =>
+    url.startsWith('file:'),
+  );
+  return {
+    ...result,
+    stderr: lines.join('\n'),
+    files,
+    source: files.map((url) => readFileSync(new URL(url), 'utf8')).join('\n'),
+  };
 }

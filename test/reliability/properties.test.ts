@@ -25,22 +25,22 @@ const pet = fc.record({
 const OWN_SGR = /\u001b\[\d+m/g;
 const FORBIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
-function render(pets: Pet[], tty: boolean, color: boolean): string {
+async function render(pets: Pet[], tty: boolean, color: boolean): Promise<string> {
   const { io, out } = testIO({ tty: { stdout: tty } }, {});
   io.colorOut = color;
-  renderRows(io, pets, PET_COLUMNS, { json: false });
+  await renderRows(io, pets, PET_COLUMNS, { json: false });
   return out.text;
 }
 
 describe('rendering server text', () => {
-  it('never lets a control character or escape sequence through, in any mode', () => {
-    fc.assert(
-      fc.property(
+  it('never lets a control character or escape sequence through, in any mode', async () => {
+    await fc.assert(
+      fc.asyncProperty(
         fc.array(pet, { maxLength: 5 }),
         fc.boolean(),
         fc.boolean(),
-        (pets, tty, color) => {
-          const text = render(pets, tty, color).replace(OWN_SGR, '');
+        async (pets, tty, color) => {
+          const text = (await render(pets, tty, color)).replace(OWN_SGR, '');
           expect(text).not.toMatch(FORBIDDEN);
           expect(text).not.toContain('\u001b');
         },
@@ -49,10 +49,10 @@ describe('rendering server text', () => {
     );
   });
 
-  it('keeps the tab-separated layout: one line per row, one tab between columns', () => {
-    fc.assert(
-      fc.property(fc.array(pet, { maxLength: 5 }), (pets) => {
-        const lines = render(pets, false, false).split('\n');
+  it('keeps the tab-separated layout: one line per row, one tab between columns', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(pet, { maxLength: 5 }), async (pets) => {
+        const lines = (await render(pets, false, false)).split('\n');
         expect(lines.pop()).toBe('');
         expect(lines).toHaveLength(pets.length + 1);
         for (const line of lines) expect(line.split('\t')).toHaveLength(PET_COLUMNS.length);

@@ -51,5 +51,5 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
     key,
   };
   // Reaching here means the API accepted the key; failures exit 4 with stdout empty.
-  renderItem(ctx.io, status, COLUMNS, ctx.options);
+  await renderItem(ctx.io, status, COLUMNS, ctx.options);
 }

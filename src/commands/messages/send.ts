@@ -39,7 +39,7 @@ export async function run(opts: SendOptions, ctx: Context): Promise<void> {
   const text = await messageText(opts.text, ctx);
   if (text === '') throw new FlagError('the message is empty; nothing was sent');
   const message = await sendMessage(await ctx.api(), text);
-  renderItem(ctx.io, message, MESSAGE_COLUMNS, ctx.options);
+  await renderItem(ctx.io, message, MESSAGE_COLUMNS, ctx.options);
 }
 
 async function messageText(text: string | undefined, ctx: Context): Promise<string> {

@@ -11,5 +11,5 @@ export const command = defineCommand({
 });
 
 export async function run(_opts: object, ctx: Context): Promise<void> {
-  renderAny(ctx.io, await listOrders(await ctx.api()), ctx.options);
+  await renderAny(ctx.io, await listOrders(await ctx.api()), ctx.options);
 }

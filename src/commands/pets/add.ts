@@ -95,7 +95,7 @@ export const command = defineCommand({
 export async function run(opts: AddOptions, ctx: Context): Promise<void> {
   if ('pet' in opts) {
     const pet = await createPet(await ctx.api(), opts.pet);
-    renderItem(ctx.io, pet, PET_COLUMNS, ctx.options);
+    await renderItem(ctx.io, pet, PET_COLUMNS, ctx.options);
     return;
   }
   if (opts.file === '-' && ctx.io.stdinIsTTY) {

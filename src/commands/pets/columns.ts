@@ -10,12 +10,13 @@ const STATUS_COLORS: Record<string, (chalk: ChalkInstance, text: string) => stri
 
 /** The columns every command that shows animals uses. */
 export const PET_COLUMNS: Column<Pet>[] = [
-  { header: 'ID', value: (pet) => pet.id },
+  { header: 'ID', value: (pet) => pet.id, fixed: true },
   { header: 'NAME', value: (pet) => pet.name },
   { header: 'CATEGORY', value: (pet) => pet.categoryId },
   {
     header: 'STATUS',
     value: (pet) => pet.status,
-    color: (text, chalk) => STATUS_COLORS[text]?.(chalk, text) ?? text,
+    color: (text, chalk) =>
+      (Object.hasOwn(STATUS_COLORS, text) ? STATUS_COLORS[text]?.(chalk, text) : text) ?? text,
   },
 ];

@@ -26,5 +26,5 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   const api = await ctx.api();
   ctx.deprecation(DEPRECATION_WARNING);
   const pet = await getPet(api, opts.petId);
-  renderItem(ctx.io, pet, PET_COLUMNS, ctx.options);
+  await renderItem(ctx.io, pet, PET_COLUMNS, ctx.options);
 }

@@ -33,5 +33,5 @@ export const command = defineCommand({
 
 export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   const pets = await listPets(await ctx.api(), { limit: opts.limit, status: opts.status });
-  renderRows(ctx.io, pets, PET_COLUMNS, ctx.options);
+  await renderRows(ctx.io, pets, PET_COLUMNS, ctx.options);
 }

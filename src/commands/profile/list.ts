@@ -52,5 +52,5 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
       hasKey: storedProfile(data, name)?.apiKey !== undefined,
     };
   });
-  renderRows(ctx.io, rows, COLUMNS, ctx.options);
+  await renderRows(ctx.io, rows, COLUMNS, ctx.options);
 }

@@ -1,0 +1,105 @@
+// Output that cannot be written (a full disk, an I/O error): one line on stderr and exit 1,
+// never a stack trace; a reader that left (EPIPE) stays quiet.
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync } from 'node:fs';
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createIO, describeWriteError, type IOStreams } from '../../src/io.js';
+import { BIN, collect, processEnv } from '../helpers/process.js';
+
+function ioOver(stdout: Writable, stderr: Writable): IOStreams {
+  return createIO({
+    stdin: process.stdin,
+    stdout,
+    stderr,
+    stdinIsTTY: false,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    colorOut: false,
+    colorErr: false,
+    columns: () => 80,
+    stderrColumns: () => 80,
+    readStdin: async () => '',
+    promptSecret: async () => '',
+  });
+}
+
+function errnoError(code: string, errno: number, message: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(message), { code, errno, syscall: 'write' });
+}
+
+class Collect extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void) {
+    this.text += chunk;
+    done();
+  }
+}
+
+describe('a write that fails', () => {
+  it('is kept for the command when the stream reports it, and later output is dropped', async () => {
+    let writes = 0;
+    const stdout = new Writable({
+      write(_chunk, _enc, done) {
+        writes += 1;
+        done(errnoError('ENOSPC', -28, 'ENOSPC: no space left on device, write'));
+      },
+    });
+    const io = ioOver(stdout, new Collect());
+    io.out('first\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(io.outputError?.code).toBe('ENOSPC');
+    io.out('second\n');
+    expect(writes).toBe(1);
+  });
+
+  it('is kept, not thrown, when the write throws (a file: written synchronously)', () => {
+    const stdout = new Writable({
+      write() {
+        throw errnoError('EIO', -5, 'EIO: i/o error, write');
+      },
+    });
+    const stderr = new Collect();
+    const io = ioOver(stdout, stderr);
+    expect(() => io.out('row\n')).not.toThrow();
+    expect(io.outputError?.code).toBe('EIO');
+    io.err('still here\n');
+    expect(stderr.text).toBe('still here\n');
+  });
+
+  it.each([
+    [errnoError('ENOSPC', -28, 'x'), 'no space left on device (ENOSPC)'],
+    [errnoError('EIO', -5, 'x'), 'i/o error (EIO)'],
+    [
+      Object.assign(new Error('Cannot call write after a stream was destroyed'), {
+        code: 'ERR_STREAM_DESTROYED',
+      }),
+      'cannot call write after a stream was destroyed (ERR_STREAM_DESTROYED)',
+    ],
+  ])('is described in one phrase: %s', (error, text) => {
+    expect(describeWriteError(error)).toBe(text);
+  });
+});
+
+describe.runIf(existsSync('/dev/full'))('stdout on a full device (/dev/full)', () => {
+  it.each([[['--version']], [['help']], [['pets', 'list', '--help']]])(
+    'store %j says so in one line and exits 1',
+    async (argv) => {
+      const full = openSync('/dev/full', 'w');
+      try {
+        const child = spawn(process.execPath, [BIN, ...argv], {
+          env: processEnv(),
+          stdio: ['ignore', full, 'pipe'],
+        });
+        expect(await collect(child)).toEqual({
+          code: 1,
+          signal: null,
+          stdout: '',
+          stderr: 'error: cannot write output: no space left on device (ENOSPC)\n',
+        });
+      } finally {
+        closeSync(full);
+      }
+    },
+  );
+});

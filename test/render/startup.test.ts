@@ -1,0 +1,53 @@
+// --json and tab-separated output never load chalk or the table renderer: they are in a chunk
+// of their own, imported only when a table (or colour) is drawn.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { faultServer, reply } from '../helpers/fault-server.js';
+import { BIN, modulesLoaded, processEnv } from '../helpers/process.js';
+
+const PETS = '[{"id":1,"name":"Rex","categoryId":2,"status":"available"}]';
+// Strings found only inside chalk (its colour-support detection).
+const CHALK_MARKERS = ['chalkStderr', 'supportsColor'];
+
+describe('what an API command loads', () => {
+  const start = async () => {
+    const server = await faultServer((_req, res) => reply(res, 200, PETS));
+    return processEnv({ STORE_BASE_URL: server.url, STORE_API_KEY: 'k-1234' });
+  };
+
+  it.each([
+    ['--json', ['--json', 'pets', 'list'], `${PETS}\n`],
+    ['tab-separated', ['pets', 'list'], 'ID\tNAME\tCATEGORY\tSTATUS\n1\tRex\t2\tavailable\n'],
+  ])(
+    'store pets list (%s) loads neither chalk nor the table renderer',
+    async (_what, argv, stdout) => {
+      const result = await modulesLoaded(argv, await start());
+      expect(result).toMatchObject({ code: 0, stdout, stderr: '' });
+      expect(result.files.filter((url) => /\/table-\w+\.js$/.test(url))).toEqual([]);
+      for (const marker of [...CHALK_MARKERS, 'cli-table3']) {
+        expect(result.source).not.toContain(marker);
+      }
+    },
+  );
+
+  it('loads them when colour is asked for (the markers do detect chalk)', async () => {
+    const env = { ...(await start()), FORCE_COLOR: '1' };
+    const result = await modulesLoaded(['pets', 'list'], env);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toBe(
+      'ID\tNAME\tCATEGORY\tSTATUS\n1\tRex\t2\t\u001b[32mavailable\u001b[39m\n',
+    );
+    expect(result.files.filter((url) => /\/table-\w+\.js$/.test(url))).toHaveLength(1);
+    for (const marker of CHALK_MARKERS) expect(result.source).toContain(marker);
+  });
+
+  it('has chalk only in the chunk of the table renderer in dist/', () => {
+    const dist = join(BIN, '../../dist');
+    const withChalk = readdirSync(dist).filter((name) =>
+      CHALK_MARKERS.some((marker) => readFileSync(join(dist, name), 'utf8').includes(marker)),
+    );
+    expect(withChalk).toHaveLength(1);
+    expect(withChalk[0]).toMatch(/^table-\w+\.js$/);
+  });
+});

@@ -1,0 +1,178 @@
+// The status line on a terminal's stderr: erased before any other output, drawn again after,
+// never mixed into a line; nothing of it off a terminal.
+import { Writable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createIO, type IOStreams } from '../../src/io.js';
+
+const ERASE = '\r\u001b[K';
+
+/** stdout and stderr on one terminal: the transcript shows what the user sees, in order. */
+function terminal(
+  options: { stdoutIsTTY?: boolean; stderrIsTTY?: boolean; columns?: number } = {},
+) {
+  const seen: string[] = [];
+  const stream = (name: string) =>
+    new Writable({
+      write(chunk, _enc, done) {
+        seen.push(`${name}:${chunk}`);
+        done();
+      },
+    });
+  const io: IOStreams = createIO({
+    stdin: process.stdin,
+    stdout: stream('out'),
+    stderr: stream('err'),
+    stdinIsTTY: false,
+    stdoutIsTTY: options.stdoutIsTTY ?? true,
+    stderrIsTTY: options.stderrIsTTY ?? true,
+    colorOut: false,
+    colorErr: false,
+    columns: () => options.columns ?? 80,
+    stderrColumns: () => options.columns ?? 80,
+    readStdin: async () => '',
+    promptSecret: async (question) => {
+      seen.push(`prompt:${question}`);
+      return 'typed';
+    },
+  });
+  return { io, seen };
+}
+
+describe('io.status', () => {
+  it('draws in place, and erases itself around every other write', () => {
+    const { io, seen } = terminal();
+    const line = io.status('1 created');
+    line.update('2 created');
+    io.out('ID  NAME\n');
+    io.err('error: input 3: name is required\n');
+    line.done();
+    io.out('done\n');
+    expect(seen).toEqual([
+      `err:${ERASE}1 created`,
+      `err:${ERASE}2 created`,
+      `err:${ERASE}`,
+      'out:ID  NAME\n',
+      `err:${ERASE}2 created`,
+      `err:${ERASE}`,
+      'err:error: input 3: name is required\n',
+      `err:${ERASE}2 created`,
+      `err:${ERASE}`,
+      'out:done\n',
+    ]);
+  });
+
+  it('waits for the end of a line before drawing again', () => {
+    const { io, seen } = terminal();
+    io.status('working');
+    io.err('partial ');
+    io.err('line\n');
+    expect(seen).toEqual([
+      `err:${ERASE}working`,
+      `err:${ERASE}`,
+      'err:partial ',
+      'err:line\n',
+      `err:${ERASE}working`,
+    ]);
+  });
+
+  it('leaves the line alone when stdout is a pipe', () => {
+    const { io, seen } = terminal({ stdoutIsTTY: false });
+    io.status('working');
+    io.out('a\tb\n');
+    expect(seen).toEqual([`err:${ERASE}working`, 'out:a\tb\n']);
+  });
+
+  it('writes nothing when stderr is not a terminal', () => {
+    const { io, seen } = terminal({ stderrIsTTY: false });
+    const line = io.status('working');
+    line.update('still working');
+    io.out('row\n');
+    line.done();
+    expect(seen).toEqual(['out:row\n']);
+  });
+
+  it('shows the oldest active line; a later one waits for it', () => {
+    const { io, seen } = terminal();
+    const progress = io.status('10 created');
+    const other = io.status('other');
+    other.update('other 2');
+    progress.done();
+    other.done();
+    expect(seen).toEqual([
+      `err:${ERASE}10 created`,
+      `err:${ERASE}10 created`,
+      `err:${ERASE}other 2`,
+      `err:${ERASE}`,
+    ]);
+  });
+
+  it('is cut to the terminal width (one cell short) and made safe', () => {
+    const { io, seen } = terminal({ columns: 12 });
+    io.status('\u001b]0;title\u0007uploading 小狗 files');
+    expect(seen).toEqual([`err:${ERASE}\\x1b]0;tit…`]);
+  });
+
+  it('is erased while a prompt owns the line, and drawn after it', async () => {
+    const { io, seen } = terminal();
+    io.status('working');
+    expect(await io.promptSecret('API key: ')).toBe('typed');
+    expect(seen).toEqual([
+      `err:${ERASE}working`,
+      `err:${ERASE}`,
+      'prompt:API key: ',
+      `err:${ERASE}working`,
+    ]);
+  });
+
+  it('clearStatus erases it for good', () => {
+    const { io, seen } = terminal();
+    io.status('working');
+    io.clearStatus();
+    io.err('bye\n');
+    expect(seen).toEqual([`err:${ERASE}working`, `err:${ERASE}`, 'err:bye\n']);
+  });
+});
+
+describe('io.waiting', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('shows nothing for a wait under a second', () => {
+    const { io, seen } = terminal();
+    const stop = io.waiting('Waiting for the server');
+    vi.advanceTimersByTime(999);
+    stop();
+    vi.advanceTimersByTime(5000);
+    expect(seen).toEqual([]);
+  });
+
+  it('spins after a second, and is erased before output when stopped', () => {
+    const { io, seen } = terminal();
+    const stop = io.waiting('Waiting for the server');
+    vi.advanceTimersByTime(1000);
+    expect(seen).toEqual([`err:${ERASE}⠋ Waiting for the server`]);
+    vi.advanceTimersByTime(160);
+    stop();
+    io.out('ID\n');
+    vi.advanceTimersByTime(1000);
+    expect(seen).toEqual([
+      `err:${ERASE}⠋ Waiting for the server`,
+      `err:${ERASE}⠙ Waiting for the server`,
+      `err:${ERASE}⠹ Waiting for the server`,
+      `err:${ERASE}`,
+      'out:ID\n',
+    ]);
+  });
+
+  it('does nothing off a terminal', () => {
+    const { io, seen } = terminal({ stderrIsTTY: false });
+    const stop = io.waiting('Waiting');
+    vi.advanceTimersByTime(3000);
+    stop();
+    expect(seen).toEqual([]);
+  });
+});

@@ -1,0 +1,109 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { textWidth, truncate, wrapText } from '../../src/render/width.js';
+
+describe('textWidth', () => {
+  it.each([
+    ['ASCII', 'Rex the dog', 11],
+    ['empty', '', 0],
+    ['CJK ideographs', '小狗', 4],
+    ['Hangul syllables', '강아지', 6],
+    ['fullwidth letters', 'ＡＢ', 4],
+    ['emoji', '🐶', 2],
+    ['an emoji ZWJ sequence (one glyph)', '🐕\u200d🦺', 2],
+    ['an emoji with a skin tone', '👍🏽', 2],
+    ['a flag (two regional indicators)', '🇫🇷', 2],
+    ['a keycap', '1\ufe0f\u20e3', 2],
+    ['a text symbol made emoji by VS16', '\u2764\ufe0f', 2],
+    ['a text symbol without VS16', '\u2764', 1],
+    ['combining accents', 'e\u0301te\u0301', 3],
+    ['Hebrew with points', 'שָׁלוֹם', 4],
+    ['Arabic with harakat', 'مَرْحَبًا', 5],
+    ['Devanagari with vowel signs', 'नमस्ते', 4],
+    ['zero-width joiner and marks alone', '\u200d\u200e', 0],
+    ['mixed', 'Rex 小狗 🐶', 11],
+  ])('%s', (_what, text, width) => {
+    expect(textWidth(text)).toBe(width);
+  });
+});
+
+describe('truncate', () => {
+  it('leaves text that fits', () => {
+    expect(truncate('Rex', 3)).toBe('Rex');
+  });
+
+  it('cuts ASCII with an ellipsis within the width', () => {
+    expect(truncate('Rexford', 5)).toBe('Rexf…');
+  });
+
+  it('never splits a wide character: one cell is left empty instead', () => {
+    expect(truncate('小狗小狗', 4)).toBe('小…');
+    expect(textWidth(truncate('小狗小狗', 4))).toBe(3);
+  });
+
+  it('keeps combining marks with their letter and emoji sequences whole', () => {
+    expect(truncate('e\u0301e\u0301e\u0301', 2)).toBe('e\u0301…');
+    expect(truncate('🐕\u200d🦺🐕\u200d🦺', 3)).toBe('🐕\u200d🦺…');
+  });
+
+  it('gives an ellipsis alone at width 1 and nothing at 0', () => {
+    expect(truncate('Rex', 1)).toBe('…');
+    expect(truncate('Rex', 0)).toBe('');
+  });
+
+  it('never exceeds the width (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), fc.nat(30), (text, width) => {
+        const cut = truncate(text, width);
+        expect(textWidth(cut)).toBeLessThanOrEqual(Math.max(width, 0));
+        if (textWidth(text) <= width) expect(cut).toBe(text);
+      }),
+    );
+  });
+});
+
+describe('wrapText', () => {
+  it('wraps at word boundaries', () => {
+    expect(wrapText('the quick brown fox jumps over the lazy dog', 15)).toBe(
+      'the quick brown\nfox jumps over\nthe lazy dog',
+    );
+  });
+
+  it('breaks a word longer than the width', () => {
+    expect(wrapText('see https://example.com/a/very/long/path now', 12)).toBe(
+      'see\nhttps://exam\nple.com/a/ve\nry/long/path\nnow',
+    );
+  });
+
+  it('keeps line breaks and the indentation of each line on its continuations', () => {
+    expect(wrapText('Options:\n  -p, --profile <name>  the profile to use', 24)).toBe(
+      'Options:\n  -p, --profile <name>\n  the profile to use',
+    );
+  });
+
+  it('measures wide characters in cells', () => {
+    expect(wrapText('小狗 小狗 小狗', 10)).toBe('小狗 小狗\n小狗');
+    expect(wrapText('小狗小狗小狗', 5)).toBe('小狗\n小狗\n小狗');
+  });
+
+  it('leaves text that fits as it is', () => {
+    expect(wrapText('short line', 80)).toBe('short line');
+  });
+
+  it('no line is wider than the width unless one grapheme is (property)', () => {
+    const words = fc.array(
+      fc.oneof(fc.constantFrom('a', 'word', '小狗', '🐶', 'e\u0301'), fc.string({ maxLength: 12 })),
+      { maxLength: 30 },
+    );
+    fc.assert(
+      fc.property(words, fc.integer({ min: 2, max: 40 }), (parts, width) => {
+        const text = parts.join(' ').replace(/[\s\p{C}]/gu, 'x');
+        for (const line of wrapText(text, width).split('\n')) {
+          expect(textWidth(line)).toBeLessThanOrEqual(width);
+        }
+        // Nothing is lost: the same non-space characters, in order.
+        expect(wrapText(text, width).replace(/\s/g, '')).toBe(text.replace(/\s/g, ''));
+      }),
+    );
+  });
+});
