@@ -27,6 +27,13 @@ const DataFile = z.object({
 });
 type Data = z.infer<typeof DataFile>;
 
+/** The fields PATCH may change; a null status removes it. */
+export interface PetPatch {
+  name?: string;
+  categoryId?: NewPet['categoryId'];
+  status?: PetStatus | null;
+}
+
 /** The data file exists but cannot be used; it is left untouched. */
 export class DataFileError extends Error {
   readonly code = 'EDATA';
@@ -89,6 +96,30 @@ export class Store {
     this.nextId += 1n;
     this.data.pets.push(pet);
     return pet;
+  }
+
+  /** Replaces a pet's fields with `input`'s; undefined when there is no such pet. */
+  replacePet(id: bigint, input: NewPet): Pet | undefined {
+    const pet = this.getPet(id);
+    if (pet === undefined) return undefined;
+    return this.patchPet(id, { status: null, ...input });
+  }
+
+  patchPet(id: bigint, patch: PetPatch): Pet | undefined {
+    const pet = this.getPet(id);
+    if (pet === undefined) return undefined;
+    if (patch.name !== undefined) pet.name = patch.name;
+    if (patch.categoryId !== undefined) pet.categoryId = patch.categoryId;
+    if (patch.status === null) delete pet.status;
+    else if (patch.status !== undefined) pet.status = patch.status;
+    return pet;
+  }
+
+  /** False when there is no such pet. */
+  deletePet(id: bigint): boolean {
+    const index = this.data.pets.findIndex((pet) => BigInt(pet.id) === id);
+    if (index >= 0) this.data.pets.splice(index, 1);
+    return index >= 0;
   }
 
   addMessage(text: string): Message {
