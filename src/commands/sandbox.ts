@@ -31,14 +31,14 @@ export function register(program: Command, context: ContextFactory): void {
     .option('--port <port>', 'port to listen on (0: any free port)', '4010')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--api-key <key>', 'the key clients must send', 'sandbox')
-    .option('--data <file>', 'keep the data in this JSON file (written atomically)')
+    .option('--data <file>', 'keep the data in this SQLite database file (created if missing)')
     .option('--seed <n>', 'start with n sample animals when there are none')
     .addHelpText(
       'after',
       examples(
         'store sandbox --seed 20',
         'store --profile sandbox pets list',
-        'store sandbox --port 0 --data ./sandbox.json',
+        'store sandbox --port 0 --data ./sandbox.db',
       ),
     )
     .action(action(context, Flags, run));

@@ -26,7 +26,7 @@ import {
   PetStatus,
 } from '../schemas.js';
 import * as z from '../zod.js';
-import { type PetPatch as PetPatchInput, Store } from './store.js';
+import { IdsExhaustedError, type PetPatch as PetPatchInput, StorageError, Store } from './store.js';
 
 export interface SandboxOptions {
   port: number;
@@ -115,9 +115,7 @@ function listPets({ query, store }: Request): Reply {
 }
 
 async function createPet({ req, store }: Request): Promise<Reply> {
-  const pet = store.addPet(await readBody(req, NewPet));
-  await store.save();
-  return { status: 201, body: pet };
+  return { status: 201, body: await store.addPet(await readBody(req, NewPet)) };
 }
 
 /** The {petId} path segment as an int64. */
@@ -147,9 +145,7 @@ function getPet({ params: [text = ''], store }: Request): Reply {
 async function replacePet({ req, params: [text = ''], store }: Request): Promise<Reply> {
   const input = await readBody(req, NewPet);
   const id = petId(text);
-  const pet = found(id, store.replacePet(id, input));
-  await store.save();
-  return { status: 200, body: pet };
+  return { status: 200, body: found(id, await store.replacePet(id, input)) };
 }
 
 // The sandbox's own: PATCH changes only the NewPet fields given (JSON merge patch, RFC 7396:
@@ -157,23 +153,19 @@ async function replacePet({ req, params: [text = ''], store }: Request): Promise
 async function patchPet({ req, params: [text = ''], store }: Request): Promise<Reply> {
   const patch = await readBody(req, PetPatch, 415, MERGE_PATCH_TYPES);
   const id = petId(text);
-  const pet = found(id, store.patchPet(id, patch));
-  await store.save();
-  return { status: 200, body: pet };
+  return { status: 200, body: found(id, await store.patchPet(id, patch)) };
 }
 
 // The sandbox's own: DELETE answers 204 without a body.
 async function deletePet({ params: [text = ''], store }: Request): Promise<Reply> {
   const id = petId(text);
-  found(id, store.deletePet(id) ? true : undefined);
-  await store.save();
+  found(id, (await store.deletePet(id)) || undefined);
   return { status: 204 };
 }
 
 // 201 like createPet: the message is a new resource.
 async function sendMessage({ req, store }: Request): Promise<Reply> {
-  const message = store.addMessage((await readBody(req, NewMessage, 400)).message);
-  await store.save();
+  const message = await store.addMessage((await readBody(req, NewMessage, 400)).message);
   return { status: 201, body: message };
 }
 
@@ -341,6 +333,20 @@ function send(
   res.end(text);
 }
 
+/** The answer to a failure: an HttpError as it is, the store's failures as 5xx. */
+function httpError(err: unknown, log?: (line: string) => void): HttpError {
+  if (err instanceof HttpError) return err;
+  // 507: the server cannot store another pet, whatever is sent; a 4xx would blame a valid
+  // request, a 500 would hide that it is a known, permanent limit.
+  if (err instanceof IdsExhaustedError) return new HttpError(507, 'ids_exhausted', err.message);
+  if (err instanceof StorageError) {
+    log?.(`error: ${err.message}`);
+    return new HttpError(500, 'storage_error', `${err.message}; nothing was stored`);
+  }
+  log?.(`error: ${(err as Error)?.stack ?? err}`);
+  return new HttpError(500, 'internal_error', `internal error: ${(err as Error)?.message ?? err}`);
+}
+
 // Requests node:http cannot parse never reach the handler; answer them with an Error body too.
 function onClientError(err: NodeJS.ErrnoException, socket: Socket) {
   if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
@@ -359,7 +365,7 @@ function onClientError(err: NodeJS.ErrnoException, socket: Socket) {
 
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   if (options.apiKey === '') throw new Error('the sandbox API key must not be empty');
-  const store = await Store.open(options.dataFile, options.seed);
+  const store = await Store.open(options.dataFile, options.seed, options.log);
   const checkKey = keyChecker(options.apiKey);
 
   const dispatch = (
@@ -411,15 +417,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     ).then(
       (reply) => send(res, reply.status, reply.body),
       (err: unknown) => {
-        if (!(err instanceof HttpError)) options.log?.(`error: ${(err as Error)?.stack ?? err}`);
-        const { status, code, message, headers } =
-          err instanceof HttpError
-            ? err
-            : new HttpError(
-                500,
-                'internal_error',
-                `internal error: ${(err as Error)?.message ?? err}`,
-              );
+        const { status, code, message, headers } = httpError(err, options.log);
         send(res, status, { code, message, status }, headers);
       },
     );
@@ -438,14 +436,18 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const reachable = { '0.0.0.0': '127.0.0.1', '::': '::1' }[options.host] ?? options.host;
   const host = reachable.includes(':') ? `[${reachable}]` : reachable;
 
+  let closing: Promise<void> | undefined;
   return {
     url: `http://${host}:${port}/v1`,
     port,
-    async close() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
-      await store.flush();
+    close() {
+      closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        await closed;
+        store.close();
+      })();
+      return closing;
     },
   };
 }
