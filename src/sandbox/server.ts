@@ -26,6 +26,9 @@ import {
   PetStatus,
 } from '../schemas.js';
 import * as z from '../zod.js';
+
+export { announceSandbox } from './announce.js';
+
 import { IdsExhaustedError, type PetPatch as PetPatchInput, StorageError, Store } from './store.js';
 
 export interface SandboxOptions {
