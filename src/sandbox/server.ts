@@ -13,7 +13,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { parseJson, stringifyJson } from '../json.js';
+import { stringifyJson } from '../json.js';
 import {
   INT64_MAX,
   INT64_MIN,
@@ -26,6 +26,7 @@ import {
   PetStatus,
 } from '../schemas.js';
 import * as z from '../zod.js';
+import { BodyError, parseBody } from './body.js';
 
 export { announceSandbox } from './announce.js';
 
@@ -248,16 +249,12 @@ async function readBody<T extends z.ZodMiniType>(
     const code = wrongTypeStatus === 415 ? 'unsupported_media_type' : 'invalid_content_type';
     throw new HttpError(wrongTypeStatus, code, `Content-Type must be ${mediaTypes.join(' or ')}`);
   }
-  const text = await readText(req);
   let json: unknown;
   try {
-    json = parseJson(text);
+    json = parseBody(await readBytes(req));
   } catch (err) {
-    throw new HttpError(
-      400,
-      'invalid_json',
-      `request body is not valid JSON: ${(err as Error).message}`,
-    );
+    if (err instanceof BodyError) throw new HttpError(400, err.code, err.message);
+    throw err;
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
@@ -269,8 +266,8 @@ async function readBody<T extends z.ZodMiniType>(
   return parsed.data;
 }
 
-/** Reads the body as UTF-8, refusing (without buffering) more than MAX_BODY_BYTES. */
-function readText(req: IncomingMessage): Promise<string> {
+/** Reads the body, refusing (without buffering) more than MAX_BODY_BYTES. */
+function readBytes(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -294,7 +291,7 @@ function readText(req: IncomingMessage): Promise<string> {
       // unread data resets the connection, and the client could lose the 413 before reading it.
       if (size > DRAIN_LIMIT_BYTES) req.socket.destroy();
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     // The client went away mid-body: nobody reads the answer, but it must not count as a crash.
     req.on('error', () =>
       reject(new HttpError(400, 'incomplete_body', 'the request body was cut off')),

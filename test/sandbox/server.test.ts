@@ -205,7 +205,12 @@ describe('POST /v1/pets', () => {
   it.each([
     ['missing name', { categoryId: 1 }, 'name: Invalid input: expected string, received undefined'],
     ['missing categoryId', { name: 'Rex' }, 'categoryId: must be an integer in the int64 range'],
-    ['empty name', { name: '', categoryId: 1 }, 'name: must be a non-empty string'],
+    ['empty name', { name: '', categoryId: 1 }, 'name: must contain a non-whitespace character'],
+    [
+      'blank name',
+      { name: ' \t\u00a0\u3000', categoryId: 1 },
+      'name: must contain a non-whitespace character',
+    ],
     [
       'numeric name',
       { name: 5, categoryId: 1 },
@@ -236,6 +241,66 @@ describe('POST /v1/pets', () => {
     const res = await post({ body: JSON.stringify(input) })();
     expect(res.status).toBe(400);
     expect(res.json).toEqual(errorBody(400, 'invalid_body', message));
+  });
+
+  it.each([
+    ['1e16', '10000000000000000'],
+    ['1E2', '100'],
+    ['9.223372036854775807e18', '9223372036854775807'],
+    ['-9223372036854775808e0', '-9223372036854775808'],
+    ['12.5e1', '125'],
+    ['1.000e3', '1000'],
+    ['0e-7', '0'],
+  ])('reads categoryId %s as the integer %s', async (written, exact) => {
+    const res = await post({ body: `{"name":"Exp","categoryId":${written}}` })();
+    expect(res.status).toBe(201);
+    expect(res.text).toBe(`{"id":1,"name":"Exp","categoryId":${exact}}`);
+  });
+
+  it.each(['1.5e0', '1.0000000000000001', '1e-400', '1e19', '1e999999999', '-1e999999999'])(
+    'refuses categoryId %s: not an int64 integer',
+    async (written) => {
+      const sandbox = await start();
+      const res = await call(sandbox, 'POST', '/v1/pets', {
+        body: `{"name":"Exp","categoryId":${written}}`,
+      });
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual(
+        errorBody(400, 'invalid_body', 'categoryId: must be an integer in the int64 range'),
+      );
+      expect((await call(sandbox, 'GET', '/v1/pets')).json).toEqual([]);
+    },
+  );
+
+  it('refuses a body that is not valid UTF-8, and stores nothing', async () => {
+    const sandbox = await start();
+    const body = Buffer.concat([
+      Buffer.from('{"name":"R'),
+      Buffer.from([0xff, 0xc3]),
+      Buffer.from('x","categoryId":1}'),
+    ]);
+    const res = await call(sandbox, 'POST', '/v1/pets', { body });
+    expect(res.status).toBe(400);
+    expect(res.json).toEqual(errorBody(400, 'invalid_encoding', 'request body is not valid UTF-8'));
+    expect((await call(sandbox, 'GET', '/v1/pets')).json).toEqual([]);
+  });
+
+  it('refuses a lone surrogate, which could not be stored as sent', async () => {
+    const res = await post({ body: '{"name":"R\\ud800x","categoryId":1}' })();
+    expect(res.status).toBe(400);
+    expect(res.json).toEqual(
+      errorBody(400, 'invalid_body', 'strings must be well-formed Unicode (no lone surrogate)'),
+    );
+  });
+
+  it('keeps a name with NUL, emoji and a surrogate pair exactly', async () => {
+    const sandbox = await start();
+    const name = 'a\u0000b 🐈 \ud83d\udc08';
+    const res = await call(sandbox, 'POST', '/v1/pets', {
+      body: JSON.stringify({ name, categoryId: 1 }),
+    });
+    expect(res.status).toBe(201);
+    expect(((await call(sandbox, 'GET', '/v1/pets/1')).json as { name: string }).name).toBe(name);
   });
 
   it('rejects a categoryId beyond int64', async () => {
@@ -412,7 +477,7 @@ describe('the sandbox’s own PUT, PATCH and DELETE on /v1/pets/{petId}', () => 
 
   it.each([
     ['PUT', '{"name":"A"}', 'categoryId: must be an integer in the int64 range'],
-    ['PATCH', '{"name":""}', 'name: must be a non-empty string'],
+    ['PATCH', '{"name":"  "}', 'name: must contain a non-whitespace character'],
     ['PATCH', '{"categoryId":null}', 'categoryId: must be an integer in the int64 range'],
     [
       'PATCH',
