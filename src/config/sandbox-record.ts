@@ -30,7 +30,7 @@ export interface SandboxEntry {
 }
 
 /** Start time of a process, or null when the platform does not tell it cheaply. */
-function startTime(pid: number | 'self'): string | null {
+export function startTime(pid: number | 'self'): string | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
     // Fields after the command name (which may hold spaces and parentheses); starttime is

@@ -9,6 +9,7 @@ import {
   RECORD_FILE,
   readEntries,
   runningSandboxUrl,
+  startTime,
 } from '../../src/config/sandbox-record.js';
 import { announceSandbox } from '../../src/sandbox/announce.js';
 import { cleanup, tempDir } from './helpers.js';
@@ -17,10 +18,7 @@ afterEach(cleanup);
 
 const URL_A = 'http://127.0.0.1:40001/v1';
 const URL_B = 'http://127.0.0.1:40002/v1';
-const ownStart = () => {
-  const stat = readFileSync('/proc/self/stat', 'latin1');
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-};
+const ownStart = () => startTime('self');
 const writeRecord = (dir: string, sandboxes: unknown[]) =>
   writeFileSync(path.join(dir, RECORD_FILE), JSON.stringify({ sandboxes }));
 
@@ -103,9 +101,11 @@ describe('the sandbox record', () => {
     const dir = tempDir();
     const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
     try {
-      const stat = readFileSync(`/proc/${other.pid}/stat`, 'latin1');
-      const started = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-      const otherEntry = { url: URL_A, pid: other.pid, started };
+      const otherEntry = {
+        url: URL_A,
+        pid: other.pid as number,
+        started: startTime(other.pid as number),
+      };
       writeRecord(dir, [{ url: URL_B, pid: await deadPid(), started: null }, otherEntry]);
       const published = publishSandbox(dir, URL_B);
       expect(readEntries(dir)).toEqual([
