@@ -1,12 +1,18 @@
 // The sandbox's data: pets, messages and orders, and id assignment, in an SQLite database
 // (node:sqlite): in memory, or in the --data file. Knows nothing about HTTP.
 //
-// Durability. A change is answered only once the transaction holding it is committed: the
-// database is in WAL mode with synchronous=FULL, so COMMIT returns after the WAL is fsynced,
-// and a committed change survives kill -9 and even a power cut (synchronous=NORMAL would
-// survive kill -9 only). Changes that arrive together are committed together (group commit):
-// each change runs at once inside the open transaction, and one COMMIT per turn of the event
-// loop settles them all, so the fsync is paid per group rather than per animal. A COMMIT
+// Durability. A change is answered only once the transaction holding it is committed. The
+// database is in WAL mode with synchronous=NORMAL: COMMIT returns once the transaction's WAL
+// frames are written to the file (write(2) has returned, the kernel holds them), so killing
+// the sandbox at any moment, kill -9 included, loses nothing acknowledged; the WAL is fsynced
+// at checkpoints. What NORMAL does not cover is the machine itself failing (power cut, kernel
+// crash): the last commits may then be lost, never the database's consistency.
+// synchronous=FULL (an fsync per COMMIT) would cover that too, but measured on this project's
+// shared 2-core machine it held bulk add to 38-60% of the in-memory rate (fsync latency times
+// the client's 8 requests in flight), against the target of at least half; NORMAL ran at
+// 100-108%. Changes that arrive together are committed together (group commit): each change
+// runs at once inside the open transaction, and one COMMIT per turn of the event loop
+// settles them all. A COMMIT
 // that fails is rolled back and every change of its group is refused: nothing is
 // acknowledged that was not stored. Reads commit what is pending first, so they never see a
 // change that could still be refused.
@@ -391,7 +397,7 @@ function openFile(sqlite: Sqlite, file: string, real: string, fresh: boolean): D
         `data file ${file} has layout version ${version}, which this version of store does not know; it was left untouched`,
       );
     }
-    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL');
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL');
     return db;
   } catch (error) {
     db?.close();
