@@ -9,6 +9,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { benchSandboxData, printSandboxData } from './bench-sandbox-data.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const BULK = Number(process.env.BENCH_BULK ?? 10_000);
@@ -218,6 +219,9 @@ try {
   console.log(
     `\nbulk add: ${bulkRate.toFixed(0)} animals/s; peak RSS ${mib(smallPeakKb)} for ${BULK / 10} animals, ${mib(peakKb)} for ${BULK}, ${mib(largePeakKb)} for ${BULK * 5}`,
   );
+
+  // The sandbox with --data (SQLite) against in memory, with both processes' peak RSS.
+  printSandboxData(await benchSandboxData({ node, bin, work }));
 } finally {
   sandbox.child.kill('SIGTERM');
   rmSync(work, { recursive: true, force: true });

@@ -124,9 +124,12 @@ export async function modulesLoaded(
     spawn(process.execPath, ['--input-type=module', '-e', probe], { env }),
   );
   const lines = result.stderr.split('\n');
-  const files = (JSON.parse(lines.pop() ?? '[]') as string[]).filter((url) =>
-    url.startsWith('file:'),
-  );
+  // Each file once: the hook sees a module every time something imports it.
+  const files = [
+    ...new Set(
+      (JSON.parse(lines.pop() ?? '[]') as string[]).filter((url) => url.startsWith('file:')),
+    ),
+  ];
   return {
     ...result,
     stderr: lines.join('\n'),
