@@ -4,6 +4,7 @@
 // typecheck), which esbuild does not do.
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
+import { defines } from './defines.js';
 
 const outdir = new URL('../dist/', import.meta.url).pathname;
 rmSync(outdir, { recursive: true, force: true });
@@ -16,6 +17,7 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node22.19',
+  define: defines(),
   // Some dependencies are CommonJS and call require(): give each chunk one.
   banner: {
     js: "import { createRequire as __storeCreateRequire } from 'node:module'; const require = __storeCreateRequire(import.meta.url);",

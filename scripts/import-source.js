@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { defines } from './defines.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -24,6 +25,7 @@ export async function importSource(path) {
       platform: 'node',
       // Dependencies are imported from node_modules as they are.
       packages: 'external',
+      define: defines(),
       absWorkingDir: root,
       logLevel: 'warning',
     });
