@@ -3,7 +3,7 @@
 // `store` run as a process. dist/ is the one `npm test` just built: packing with
 // --ignore-scripts keeps the prepack build from rewriting dist/ under the other tests.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,9 +57,26 @@ describe('the packed tarball', () => {
   it('is @animal-store/cli and holds the program, its licences, completions and man page', () => {
     expect(tarball.endsWith('animal-store-cli-0.1.0.tgz')).toBe(true);
     const top = [...new Set(packed.map((path) => path.split('/')[0]))];
-    expect(top).toEqual(['README.md', 'bin', 'completions', 'dist', 'package.json']);
+    expect(top).toEqual(['LICENSE', 'README.md', 'bin', 'completions', 'dist', 'package.json']);
     expect(packed).toContain('bin/store.js');
     expect(packed).toContain('dist/main.js');
+    expect(packed).toContain('dist/THIRD_PARTY_NOTICES');
+  });
+
+  it('carries the licence of each bundled package, copied from its LICENSE file', () => {
+    const notices = readFileSync(join(ROOT, 'dist', 'THIRD_PARTY_NOTICES'), 'utf8');
+    const head = notices.slice(0, notices.indexOf('\n====='));
+    const listed = [...head.matchAll(/^- (\S+)$/gm)].map((match) => match[1]);
+    for (const direct of ['chalk', 'cli-table3', 'commander', 'conf', 'undici', 'zod']) {
+      expect(listed).toContain(direct);
+    }
+    for (const name of listed) {
+      const dir = join(ROOT, 'node_modules', name ?? '');
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+      const file = readdirSync(dir).find((entry) => /^licen[cs]e/i.test(entry)) ?? '';
+      expect(notices).toContain(`\n${name} ${pkg.version} (${pkg.license})\n\n`);
+      expect(notices).toContain(readFileSync(join(dir, file), 'utf8').trim());
+    }
   });
 
   it('installs globally as exactly one package, offline, with no install-script warning', async () => {
