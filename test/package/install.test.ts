@@ -57,10 +57,19 @@ describe('the packed tarball', () => {
   it('is @animal-store/cli and holds the program, its licences, completions and man page', () => {
     expect(tarball.endsWith('animal-store-cli-0.1.0.tgz')).toBe(true);
     const top = [...new Set(packed.map((path) => path.split('/')[0]))];
-    expect(top).toEqual(['LICENSE', 'README.md', 'bin', 'completions', 'dist', 'package.json']);
+    expect(top).toEqual([
+      'LICENSE',
+      'README.md',
+      'bin',
+      'completions',
+      'dist',
+      'man',
+      'package.json',
+    ]);
     expect(packed).toContain('bin/store.js');
     expect(packed).toContain('dist/main.js');
     expect(packed).toContain('dist/THIRD_PARTY_NOTICES');
+    expect(packed).toContain('man/store.1');
   });
 
   it('carries the licence of each bundled package, copied from its LICENSE file', () => {
@@ -89,6 +98,10 @@ describe('the packed tarball', () => {
     expect(readdirSync(join(modules, '@animal-store'))).toEqual(['cli']);
     // No node_modules of its own: nothing else was installed under it.
     expect(readdirSync(join(modules, '@animal-store', 'cli'))).not.toContain('node_modules');
+
+    // npm links the page declared in `man` where `man` looks for it.
+    const page = join(prefix, 'share', 'man', 'man1', 'store.1');
+    expect(readFileSync(page, 'utf8')).toBe(readFileSync(join(ROOT, 'man', 'store.1'), 'utf8'));
 
     const store = join(prefix, 'bin', 'store');
     expect(await run(store, ['--version'])).toEqual({
