@@ -12,10 +12,8 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import postject from 'postject';
-import { defines } from './defines.js';
-import { writeNotices } from './notices.js';
+import { bundle } from './bundle.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = join(root, 'dist-bin');
@@ -27,28 +25,20 @@ rmSync(outdir, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 
 const main = join(work, 'main.cjs');
-const { metafile } = await build({
-  absWorkingDir: root,
-  stdin: {
-    contents: "import { cli } from './main.js';\nvoid cli();\n",
-    resolveDir: join(root, 'src'),
-    sourcefile: 'sea-entry.ts',
-    loader: 'ts',
+await bundle(
+  {
+    stdin: {
+      contents: "import { cli } from './main.js';\nvoid cli();\n",
+      resolveDir: join(root, 'src'),
+      sourcefile: 'sea-entry.ts',
+      loader: 'ts',
+    },
+    outfile: main,
+    format: 'cjs',
+    target: `node${process.versions.node}`,
   },
-  outfile: main,
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: `node${process.versions.node}`,
-  define: defines(),
-  minifyWhitespace: true,
-  minifySyntax: true,
-  legalComments: 'eof',
-  metafile: true,
-  logLevel: 'warning',
-});
-const { name } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-writeNotices(metafile, root, join(outdir, 'THIRD_PARTY_NOTICES'), `${name} (the store binary)`);
+  join(outdir, 'THIRD_PARTY_NOTICES'),
+);
 copyFileSync(join(root, 'LICENSE'), join(outdir, 'LICENSE'));
 
 const blob = join(work, 'sea-prep.blob');

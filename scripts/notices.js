@@ -19,7 +19,8 @@ function bundledPackages(metafile) {
 }
 
 /** Writes the notices of what `metafile` (from esbuild, built in `root`) bundled into `file`. */
-export function writeNotices(metafile, root, file, title) {
+export function writeNotices(metafile, root, file) {
+  const title = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).name;
   const sections = bundledPackages(metafile).map((folder) => {
     const dir = join(root, folder);
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));

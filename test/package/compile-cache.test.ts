@@ -5,9 +5,14 @@ import { chmodSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
-import { processEnv, store } from '../helpers/process.js';
+import { store } from '../helpers/process.js';
 
 const VERSION_OUTPUT = { code: 0, signal: null, stdout: '0.1.0\n', stderr: '' };
+
+/** No XDG_CACHE_HOME unless given: the cache goes under `home`. */
+function envWith(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: home, STORE_CONFIG_DIR: tempDir(), ...extra };
+}
 
 /** The files Node wrote under a compile cache folder (one subfolder per Node version). */
 function cached(dir: string): string[] {
@@ -19,7 +24,7 @@ function cached(dir: string): string[] {
 describe('the compile cache', () => {
   it('lives in ~/.cache/store/compile-cache, made with mode 0700', async () => {
     const home = tempDir();
-    expect(await store(['--version'], { env: processEnv({ HOME: home }) })).toEqual(VERSION_OUTPUT);
+    expect(await store(['--version'], { env: envWith(home) })).toEqual(VERSION_OUTPUT);
     const dir = join(home, '.cache', 'store', 'compile-cache');
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(join(home, '.cache', 'store')).mode & 0o777).toBe(0o700);
@@ -29,12 +34,12 @@ describe('the compile cache', () => {
   it('follows an absolute XDG_CACHE_HOME and ignores a relative one', async () => {
     const home = tempDir();
     const xdg = join(home, 'xdg');
-    await store(['--version'], { env: processEnv({ HOME: home, XDG_CACHE_HOME: xdg }) });
+    await store(['--version'], { env: envWith(home, { XDG_CACHE_HOME: xdg }) });
     expect(cached(join(xdg, 'store', 'compile-cache')).length).toBeGreaterThan(0);
     expect(readdirSync(home)).toEqual(['xdg']);
 
     const other = tempDir();
-    await store(['--version'], { env: processEnv({ HOME: other, XDG_CACHE_HOME: 'cache' }) });
+    await store(['--version'], { env: envWith(other, { XDG_CACHE_HOME: 'cache' }) });
     expect(cached(join(other, '.cache', 'store', 'compile-cache')).length).toBeGreaterThan(0);
   });
 
@@ -43,7 +48,7 @@ describe('the compile cache', () => {
     const dir = join(home, '.cache', 'store', 'compile-cache');
     mkdirSync(dir, { recursive: true });
     chmodSync(dir, 0o777);
-    expect(await store(['--version'], { env: processEnv({ HOME: home }) })).toEqual(VERSION_OUTPUT);
+    expect(await store(['--version'], { env: envWith(home) })).toEqual(VERSION_OUTPUT);
     expect(cached(dir)).toEqual([]);
     expect(statSync(dir).mode & 0o777).toBe(0o777);
   });
@@ -53,13 +58,13 @@ describe('the compile cache', () => {
     const elsewhere = tempDir();
     mkdirSync(join(home, '.cache', 'store'), { recursive: true, mode: 0o700 });
     symlinkSync(elsewhere, join(home, '.cache', 'store', 'compile-cache'));
-    expect(await store(['--version'], { env: processEnv({ HOME: home }) })).toEqual(VERSION_OUTPUT);
+    expect(await store(['--version'], { env: envWith(home) })).toEqual(VERSION_OUTPUT);
     expect(cached(elsewhere)).toEqual([]);
   });
 
   it('is skipped quietly when the folder cannot be made', async () => {
     const home = join(tempDir(), 'not-a-folder');
     writeFileSync(home, '');
-    expect(await store(['--version'], { env: processEnv({ HOME: home }) })).toEqual(VERSION_OUTPUT);
+    expect(await store(['--version'], { env: envWith(home) })).toEqual(VERSION_OUTPUT);
   });
 });
