@@ -12,21 +12,6 @@ import { configSetup, run, tempDir, testIO } from '../helpers/cli.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('store completion <shell>', () => {
-  it('npm run completions writes the committed completions/ scripts', () => {
-    const outdir = tempDir();
-    const result = spawnSync(process.execPath, [join(ROOT, 'scripts/completions.js'), outdir], {
-      encoding: 'utf8',
-    });
-    expect(result.stderr).toBe('');
-    expect(result.status).toBe(0);
-    for (const shell of SHELLS) {
-      const file = SCRIPT_FILES[shell];
-      expect(readFileSync(join(outdir, file), 'utf8')).toBe(
-        readFileSync(join(ROOT, 'completions', file), 'utf8'),
-      );
-    }
-  });
-
   it.each(SHELLS)('prints the committed completions/ script for %s', async (shell) => {
     const committed = readFileSync(join(ROOT, 'completions', SCRIPT_FILES[shell]), 'utf8');
     const result = await run(['completion', shell]);

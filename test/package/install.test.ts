@@ -76,7 +76,8 @@ describe('the packed tarball', () => {
     const notices = readFileSync(join(ROOT, 'dist', 'THIRD_PARTY_NOTICES'), 'utf8');
     const head = notices.slice(0, notices.indexOf('\n====='));
     const listed = [...head.matchAll(/^- (\S+)$/gm)].map((match) => match[1]);
-    for (const direct of ['chalk', 'cli-table3', 'commander', 'conf', 'undici', 'zod']) {
+    // The parser, the HTTP client and the schemas: bundled whatever else changes.
+    for (const direct of ['commander', 'undici', 'zod']) {
       expect(listed).toContain(direct);
     }
     for (const name of listed) {
