@@ -2,7 +2,7 @@
 // loopback, in one run on one machine. Commands are interleaved (A B A B …) so that noise
 // from a shared machine hits both sides of a ratio alike; medians are reported.
 // Not a test: it prints figures and the targets beside them, and asserts nothing.
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -83,6 +83,21 @@ function row(what, figure, against, ratio, target, ok) {
   rows.push({ what, figure, against, ratio, target, ok: ok ? 'yes' : 'NO' });
 }
 
+/** The single executable (npm run build:binary, rebuilt here from this checkout) against node. */
+function binaryStartupRow(env) {
+  const binary = join(root, 'dist-bin', process.platform === 'win32' ? 'store.exe' : 'store');
+  execFileSync(node, [join(root, 'scripts', 'build-binary.js')], { stdio: 'ignore' });
+  const startup = compare([node, bin, '--version'], [binary, '--version'], env);
+  row(
+    'dist-bin/store --version (single executable)',
+    startup.b,
+    `node bin/store.js --version: ${startup.a.toFixed(1)} ms`,
+    startup.b / startup.a,
+    '≤ 1×',
+    startup.b / startup.a <= 1,
+  );
+}
+
 const sandbox = await startSandbox();
 const env = {
   ...process.env,
@@ -114,6 +129,7 @@ try {
     '≤ 1.5×',
     version.b / version.a <= 1.5,
   );
+  binaryStartupRow(env);
 
   const json = compare(oneLiner, [node, bin, 'pets', 'list', '--json'], env);
   row(

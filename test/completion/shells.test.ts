@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HELP_TOPIC_NAMES } from '../../src/commands/help/topics.js';
 import { SCRIPT_FILES, type Shell } from '../../src/completion/shells.js';
 import { tempDir } from '../helpers/cli.js';
@@ -45,14 +45,15 @@ const ASK: Record<Shell, (line: string) => string[]> = {
   ],
 };
 
-beforeAll(() => {
-  const missing = Object.keys(ASK).filter(
-    (shell) => spawnSync('sh', ['-c', `command -v ${shell}`]).status !== 0,
-  );
-  if (missing.length > 0) {
-    throw new Error(`these tests need ${missing.join(', ')} installed (see .ci/run)`);
-  }
-});
+const installed = (shell: Shell) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
+/** Shells missing here: their tests are skipped, named in the output, except under CI. */
+const MISSING = (Object.keys(ASK) as Shell[]).filter((shell) => !installed(shell));
+if (MISSING.length > 0 && process.env.CI) {
+  throw new Error(`these tests need ${MISSING.join(', ')} installed (see .ci/run)`);
+}
+for (const shell of MISSING) {
+  console.warn(`skipping the ${shell} completion tests: ${shell} is not installed`);
+}
 
 /** A `store` on PATH, two user profiles, and a folder with two files to complete. */
 function setup(): { env: NodeJS.ProcessEnv; cwd: string } {
@@ -133,8 +134,14 @@ const CASES: [string, string[]][] = [
   ['store pets list --limit ', []],
 ];
 
-describe.each(['bash', 'zsh', 'fish'] as const)('%s completion', (shell) => {
-  it.each(CASES)('completes %j', async (line, expected) => {
-    expect(await complete(shell, line)).toEqual({ code: 0, words: expected });
+for (const shell of ['bash', 'zsh', 'fish'] as const) {
+  const missing = MISSING.includes(shell);
+  const title = missing
+    ? `${shell} completion (skipped: ${shell} is not installed)`
+    : `${shell} completion`;
+  describe.skipIf(missing)(title, () => {
+    it.each(CASES)('completes %j', async (line, expected) => {
+      expect(await complete(shell, line)).toEqual({ code: 0, words: expected });
+    });
   });
-});
+}
