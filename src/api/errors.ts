@@ -84,6 +84,14 @@ export function networkError(url: URL, error: unknown, timeoutMs: number): CliEr
   });
 }
 
+/** A server's text as one readable line: a 20 MB message is cut, saying how much was left. */
+export const MAX_MESSAGE_CHARS = 1000;
+
+export function shorten(text: string): string {
+  if (text.length <= MAX_MESSAGE_CHARS) return text;
+  return `${text.slice(0, MAX_MESSAGE_CHARS)}… (${text.length - MAX_MESSAGE_CHARS} more characters)`;
+}
+
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
@@ -110,7 +118,9 @@ export function errorFromResponse(
     parsed = undefined;
   }
   const error = ErrorBody.safeParse(parsed);
-  if (error.success) return new ApiError(error.data.message, error.data.code, status);
+  if (error.success) {
+    return new ApiError(shorten(error.data.message), shorten(error.data.code), status);
+  }
   trace?.(`! error response is not an Error body`);
   const phrase = (STATUS_CODES[status] ?? 'unexpected status').toLowerCase();
   return new ApiError(`the server answered ${phrase}`, `http_${status}`, status);
