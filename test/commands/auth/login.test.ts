@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/main.js';
+import { main } from '../../../src/main.js';
 import {
   closedPort,
   readConfig,
@@ -9,8 +9,8 @@ import {
   configSetup as setup,
   testIO,
   writeConfigFile,
-} from '../helpers/cli.js';
-import { API, api, KEY, STAGING, unexpected } from '../helpers/http.js';
+} from '../../helpers/cli.js';
+import { API, api, KEY, STAGING, unexpected } from '../../helpers/http.js';
 
 const NEW_KEY = 'new-key-0123456789';
 const PET_PAGE = '[{"id":1,"name":"Rex","categoryId":2,"status":"available"}]';

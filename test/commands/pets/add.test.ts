@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { baseEnv, run, tempDir } from '../helpers/cli.js';
-import { api, KEY } from '../helpers/http.js';
+import { baseEnv, run, tempDir } from '../../helpers/cli.js';
+import { api, KEY } from '../../helpers/http.js';
 
 const env = () => baseEnv({ STORE_API_KEY: KEY });
 const JSON_HEADERS = { 'content-type': 'application/json' };

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readConfig, run, configSetup as setup, writeConfigFile } from '../helpers/cli.js';
-import { API, api, KEY, STAGING, unexpected } from '../helpers/http.js';
+import { readConfig, run, configSetup as setup, writeConfigFile } from '../../helpers/cli.js';
+import { API, api, KEY, STAGING, unexpected } from '../../helpers/http.js';
 
 const PROD_URL = `${API}/v1`;
 const STAGING_URL = `${STAGING}/v1`;
