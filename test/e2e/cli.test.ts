@@ -170,7 +170,7 @@ describe('store against the sandbox', () => {
       stdin: lines,
     });
     // Kill once some writes have happened, while others are still coming.
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await sandbox.logged('POST /v1/pets 201');
     await sandbox.stop('SIGKILL');
     // The import was cut off: the server went away under it.
     expect((await adding).code).toBe(6);

@@ -51,6 +51,9 @@ export interface SandboxProcess {
   env(extra?: Record<string, string>): NodeJS.ProcessEnv;
   /** Stops it with a signal and returns how it ended. */
   stop(signal?: NodeJS.Signals): Promise<ProcessResult>;
+  /** Resolves once the request log on stderr holds `text` (e.g. 'POST /v1/pets 201'): a test
+   * waits for the event itself rather than for a guessed delay. */
+  logged(text: string): Promise<void>;
 }
 
 const running = new Set<ChildProcess>();
@@ -70,9 +73,26 @@ export async function startSandbox(args: string[] = []): Promise<SandboxProcess>
     });
     child.once('close', () => reject(new Error(`sandbox exited early: ${seen}`)));
   });
+  let log = '';
+  const waiting = new Set<() => void>();
+  child.stderr.on('data', (chunk) => {
+    log += chunk;
+    for (const check of waiting) check();
+  });
   return {
     url,
     child,
+    logged: (text) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (!log.includes(text)) return;
+          waiting.delete(check);
+          resolve();
+        };
+        waiting.add(check);
+        check();
+        child.once('close', () => reject(new Error(`sandbox exited before logging ${text}`)));
+      }),
     env: (extra = {}) =>
       processEnv({
         STORE_PROFILE: 'sandbox',
