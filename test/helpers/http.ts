@@ -1,39 +1,19 @@
-// nock for the in-process tests: no real connection is ever made, and every request
-// nock did not expect is recorded so a test can assert that nothing was sent.
+// nock for the in-process tests. The rules (no connection off loopback, interceptors all used,
+// no unexpected request) are switched on for every file by test/setup.ts, not by importing this.
 import nock from 'nock';
-import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 
 export const API = 'https://api.animal-store.example';
 export const STAGING = 'https://staging.api.animal-store.example';
 export const KEY = 'test-key-abcdwxyz';
 
+/** Requests nock saw that no interceptor answered and that did not go to a loopback server;
+ * emptied before each test, asserted empty after it (test/setup.ts). */
 export const unexpected: string[] = [];
 
-const onNoMatch = (req: { method?: string; path?: string; host?: string }) => {
-  unexpected.push(`${req.method} ${req.host ?? ''}${req.path ?? ''}`);
-};
-
-beforeAll(() => {
-  nock.disableNetConnect();
-  nock.emitter.on('no match', onNoMatch);
-});
-
-beforeEach(() => {
-  unexpected.length = 0;
-});
-
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  // A test that declared an interceptor it did not use, or sent a request nobody expected, fails.
-  expect(pending, 'interceptors declared but not called').toEqual([]);
-  expect(unexpected, 'requests nobody expected').toEqual([]);
-});
-
-afterAll(() => {
-  nock.emitter.off('no match', onNoMatch);
-  nock.enableNetConnect();
-});
+/** host or host:port on the loopback interface: the only place a test may really connect to. */
+export function isLoopbackHost(host: string): boolean {
+  return /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\])(:\d+)?$/.test(host);
+}
 
 /** nock scope for the production base URL, expecting the test key. */
 export function api(base = API, key = KEY) {

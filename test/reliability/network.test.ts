@@ -1,18 +1,12 @@
 // Network failures against real loopback sockets (nock cannot fake a refused port or a stall).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import nock from 'nock';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { baseEnv, closedPort, run } from '../helpers/cli.js';
 
 let servers: Server[] = [];
 
-beforeEach(() => {
-  nock.enableNetConnect('127.0.0.1');
-});
-
 afterEach(async () => {
-  nock.disableNetConnect();
   for (const server of servers) {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));

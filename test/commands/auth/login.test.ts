@@ -1,5 +1,4 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../../src/main.js';
 import {
@@ -105,21 +104,14 @@ describe('store auth login', () => {
   it('exits 6 and saves nothing when the API cannot be reached', async () => {
     const port = await closedPort();
     const { env, file } = setup({ STORE_BASE_URL: `http://127.0.0.1:${port}/v1` });
-    nock.enableNetConnect('127.0.0.1');
-    try {
-      const result = await run(['auth', 'login', '--with-key'], { env, stdin: `${NEW_KEY}\n` });
-      expect(result).toEqual({
-        code: 6,
-        stdout: '',
-        stderr: `error: cannot reach 127.0.0.1:${port}: connection refused (after 3 attempts)\n`,
-        prompts: [],
-      });
-      expect(existsSync(file)).toBe(false);
-    } finally {
-      nock.disableNetConnect();
-      // The attempts went to a real (closed) port on purpose; how many is not this test's business.
-      unexpected.length = 0;
-    }
+    const result = await run(['auth', 'login', '--with-key'], { env, stdin: `${NEW_KEY}\n` });
+    expect(result).toEqual({
+      code: 6,
+      stdout: '',
+      stderr: `error: cannot reach 127.0.0.1:${port}: connection refused (after 3 attempts)\n`,
+      prompts: [],
+    });
+    expect(existsSync(file)).toBe(false);
   });
 
   it('saves without any request under --no-verify', async () => {
