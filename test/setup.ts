@@ -4,17 +4,13 @@
 // After each test: every declared interceptor was used, and no request went unanswered.
 import nock from 'nock';
 import { afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { isLoopbackHost, unexpected } from './helpers/http.js';
+import { undoAll } from './helpers/cleanup.js';
+import { isLoopbackHost, recordUnexpected, unexpected } from './helpers/http.js';
 
-const onNoMatch = (req: { method: string; url: string }) => {
-  const url = new URL(req.url);
-  // A request to a real loopback server passes through nock unless the test mocked that origin.
-  const mocked = nock.activeMocks().some((mock) => mock.includes(`//${url.host}/`));
-  if (isLoopbackHost(url.host) && !mocked) return;
-  unexpected.push(`${req.method} ${url.host}${url.pathname}${url.search}`);
-};
-
-nock.emitter.on('no match', onNoMatch);
+// Once per worker: without isolation this file runs again for every test file.
+if (!nock.emitter.listeners('no match').includes(recordUnexpected)) {
+  nock.emitter.on('no match', recordUnexpected);
+}
 
 beforeAll(() => {
   // test/sandbox/ tests the server through raw clients of its own (streamed bodies, bytes on a
@@ -32,9 +28,11 @@ beforeEach(() => {
   unexpected.length = 0;
 });
 
-afterEach(() => {
+afterEach(async () => {
   const pending = nock.pendingMocks();
   nock.cleanAll();
+  // Temp folders, loopback servers and sandbox processes of this test (helpers/cleanup.ts).
+  await undoAll();
   // A test that declared an interceptor it did not use, or sent a request nobody expected, fails.
   expect(pending, 'interceptors declared but not called').toEqual([]);
   expect(unexpected, 'requests nobody expected').toEqual([]);

@@ -15,6 +15,15 @@ export function isLoopbackHost(host: string): boolean {
   return /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\])(:\d+)?$/.test(host);
 }
 
+/** nock's 'no match' listener (test/setup.ts): a request to a real loopback server passes
+ * through nock unless the test mocked that origin; anything else was unexpected. */
+export function recordUnexpected(req: { method: string; url: string }): void {
+  const url = new URL(req.url);
+  const mocked = nock.activeMocks().some((mock) => mock.includes(`//${url.host}/`));
+  if (isLoopbackHost(url.host) && !mocked) return;
+  unexpected.push(`${req.method} ${url.host}${url.pathname}${url.search}`);
+}
+
 /** nock scope for the production base URL, expecting the test key. */
 export function api(base = API, key = KEY) {
   return nock(base, { reqheaders: { authorization: `Bearer ${key}` } });

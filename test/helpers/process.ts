@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { afterThisTest } from './cleanup.js';
 import { tempDir } from './cli.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/store.js', import.meta.url));
@@ -64,6 +65,7 @@ export async function startSandbox(args: string[] = []): Promise<SandboxProcess>
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
+  afterThisTest(() => child.kill('SIGKILL'));
   const result = collect(child);
   const url = await new Promise<string>((resolve, reject) => {
     let seen = '';
@@ -109,7 +111,7 @@ export async function startSandbox(args: string[] = []): Promise<SandboxProcess>
   };
 }
 
-/** Kills any sandbox a failed test left running. */
+/** Kills any sandbox a failed test left running (test/setup.ts also does, after every test). */
 export function killAll(): void {
   for (const child of running) child.kill('SIGKILL');
   running.clear();
