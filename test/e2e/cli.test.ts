@@ -1,12 +1,8 @@
-// bin/store.js as a process against the sandbox as a process: real HTTP on loopback.
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import {
-  BIN,
-  collect,
   killAll,
   processEnv,
   type SandboxProcess,
@@ -183,132 +179,5 @@ describe('store against the sandbox', () => {
       env: sandbox.env(),
     });
     expect(JSON.parse(listed.stdout)).toHaveLength(Math.min(count, 100));
-  });
-});
-
-describe('the process', () => {
-  it('prints one line and exits 1 on a Node older than 22.19', async () => {
-    const result = await store(['--version'], {
-      nodeArgs: [
-        '--import',
-        'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"22.18.0"})',
-      ],
-    });
-    expect(result).toEqual({
-      code: 1,
-      signal: null,
-      stdout: '',
-      stderr: 'store: requires Node.js >= 22.19 (found v22.18.0)\n',
-    });
-  });
-
-  it('prints its version', async () => {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-    expect(await store(['--version'])).toEqual({
-      code: 0,
-      signal: null,
-      stdout: `${pkg.version}\n`,
-      stderr: '',
-    });
-  });
-
-  it('reports an unknown command with a suggestion and exit 2, no stack trace', async () => {
-    expect(await store(['pest', 'list'])).toEqual({
-      code: 2,
-      signal: null,
-      stdout: '',
-      stderr: "error: unknown command 'pest' (Did you mean pets?)\n",
-    });
-  });
-
-  it('ends quietly when the reader closes the pipe early (| head -1)', async () => {
-    const sandbox = await startSandbox(['--seed', '100']);
-    const { spawnSync } = await import('node:child_process');
-    const script = `"${process.execPath}" "${join(process.cwd(), 'bin/store.js')}" pets list --limit 100 | head -1; echo "exit=\${PIPESTATUS[0]}" >&2`;
-    const result = spawnSync('bash', ['-c', script], { env: sandbox.env(), encoding: 'utf8' });
-    expect(result.stdout).toBe('ID\tNAME\tCATEGORY\tSTATUS\n');
-    expect(result.stderr).toBe('exit=0\n');
-  });
-});
-
-describe('profiles and keys as a user meets them', () => {
-  it('creates a profile for a sandbox, logs in to it, uses it, and forgets the key', async () => {
-    const sandbox = await startSandbox(['--api-key', 'local-key-4321', '--seed', '1']);
-    const env = processEnv();
-    expect(
-      await store(['profile', 'set', 'local', '--base-url', sandbox.url], { env }),
-    ).toMatchObject({
-      code: 0,
-      stderr: 'Created profile local\n',
-    });
-    expect((await store(['profile', 'use', 'local'], { env })).code).toBe(0);
-    const login = await store(['auth', 'login', '--with-key'], { env, stdin: 'local-key-4321\n' });
-    expect(login).toMatchObject({
-      code: 0,
-      stderr: 'Logged in to profile local with key ****4321\n',
-    });
-    expect(await store(['auth', 'token'], { env })).toMatchObject({
-      code: 0,
-      stdout: 'local-key-4321\n',
-    });
-    const listed = await store(['pets', 'list', '--json'], { env });
-    expect(listed).toMatchObject({
-      code: 0,
-      stdout: '[{"id":1,"name":"Rex","categoryId":1,"status":"available"}]\n',
-    });
-    const profiles = await store(['profile', 'list'], { env });
-    expect(profiles.stdout.split('\n')).toContain(
-      `*\tlocal\t${sandbox.url}\t${sandbox.url}\tstored`,
-    );
-    expect(profiles.stdout).not.toContain('local-key-4321');
-    expect(await store(['auth', 'logout'], { env })).toMatchObject({
-      code: 0,
-      stderr: 'Logged out of profile local\n',
-    });
-    expect(await store(['pets', 'list'], { env })).toMatchObject({
-      code: 4,
-      stdout: '',
-      stderr: 'error: no API key: run `store auth login` or set STORE_API_KEY\n',
-    });
-  });
-
-  it('prompts for the key on a terminal without echoing it, checks it and saves it', async () => {
-    const key = 'typed-key-5678';
-    const sandbox = await startSandbox(['--api-key', key]);
-    const env = processEnv({ STORE_BASE_URL: sandbox.url, STORE_PROFILE: 'sandbox' });
-    // A real pseudo-terminal: `script` runs the command on one, fed from our pipe.
-    const child = spawn(
-      'script',
-      ['-qec', `"${process.execPath}" "${BIN}" auth login`, '/dev/null'],
-      {
-        env,
-      },
-    );
-    child.once('exit', () => child.stdin.end());
-    let screen = '';
-    child.stdout.on('data', (chunk) => {
-      const before = screen;
-      screen += chunk;
-      // Type only once the prompt is up (raw mode on), as a person would.
-      if (!before.includes('API key') && screen.includes('API key for profile sandbox: ')) {
-        child.stdin.write(`${key}\r`);
-      }
-    });
-    const ended = await collect(child);
-    expect(ended.code).toBe(0);
-    expect(screen).toContain('API key for profile sandbox: ');
-    expect(screen).toContain('Logged in to profile sandbox with key ****5678');
-    expect(screen).not.toContain(key);
-    const config = readFileSync(join(env.STORE_CONFIG_DIR as string, 'config.json'), 'utf8');
-    expect(JSON.parse(config)).toEqual({ profiles: { sandbox: { apiKey: key } } });
-  });
-
-  it('reports a base URL without /v1 as not found (exit 5), not as a bad key', async () => {
-    const sandbox = await startSandbox();
-    const root = sandbox.url.replace(/\/v1$/, '');
-    const result = await store(['pets', 'list'], { env: sandbox.env({ STORE_BASE_URL: root }) });
-    expect(result.code).toBe(5);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^error: .+ \(not_found, HTTP 404\)\n$/);
   });
 });
