@@ -4,6 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterThisTest } from './cleanup.js';
 import { tempDir } from './cli.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/store.js', import.meta.url));
@@ -64,6 +65,9 @@ export interface SandboxProcess {
   env(extra?: Record<string, string>): NodeJS.ProcessEnv;
   /** Stops it with a signal and returns how it ended. */
   stop(signal?: NodeJS.Signals): Promise<ProcessResult>;
+  /** Resolves once the request log on stderr holds `text` (e.g. 'POST /v1/pets 201'): a test
+   * waits for the event itself rather than for a guessed delay. */
+  logged(text: string): Promise<void>;
 }
 
 const running = new Set<ChildProcess>();
@@ -74,6 +78,7 @@ export async function startSandbox(args: string[] = []): Promise<SandboxProcess>
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
+  afterThisTest(() => child.kill('SIGKILL'));
   const result = collect(child);
   const url = await new Promise<string>((resolve, reject) => {
     let seen = '';
@@ -83,9 +88,26 @@ export async function startSandbox(args: string[] = []): Promise<SandboxProcess>
     });
     child.once('close', () => reject(new Error(`sandbox exited early: ${seen}`)));
   });
+  let log = '';
+  const waiting = new Set<() => void>();
+  child.stderr.on('data', (chunk) => {
+    log += chunk;
+    for (const check of waiting) check();
+  });
   return {
     url,
     child,
+    logged: (text) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (!log.includes(text)) return;
+          waiting.delete(check);
+          resolve();
+        };
+        waiting.add(check);
+        check();
+        child.once('close', () => reject(new Error(`sandbox exited before logging ${text}`)));
+      }),
     env: (extra = {}) =>
       processEnv({
         STORE_PROFILE: 'sandbox',
@@ -102,7 +124,7 @@ export async function startSandbox(args: string[] = []): Promise<SandboxProcess>
   };
 }
 
-/** Kills any sandbox a failed test left running. */
+/** Kills any sandbox a failed test left running (test/setup.ts also does, after every test). */
 export function killAll(): void {
   for (const child of running) child.kill('SIGKILL');
   running.clear();
