@@ -100,7 +100,9 @@ const SCHEMA = `
   PRAGMA user_version = ${SCHEMA_VERSION};
 `;
 
-const PET_COLUMNS = 'id, name, category_id, status';
+// The name read as bytes: node:sqlite on Node 22 cuts a text value at its first NUL on reading
+// (the stored value is whole), so a name such as "a\u0000b" would come back as "a".
+const PET_COLUMNS = 'id, CAST(name AS BLOB) AS name, category_id, status';
 const SQL = {
   listPets: `SELECT ${PET_COLUMNS} FROM pets ORDER BY id LIMIT ?`,
   listPetsWithStatus: `SELECT ${PET_COLUMNS} FROM pets WHERE status = ? ORDER BY id LIMIT ?`,
@@ -122,7 +124,7 @@ type Statements = Record<keyof typeof SQL, StatementSync>;
 
 interface PetRow {
   id: bigint;
-  name: string;
+  name: Uint8Array;
   category_id: bigint;
   status: string | null;
 }
@@ -135,7 +137,8 @@ function int64(value: bigint): Int64 {
 }
 
 function toPet(row: PetRow): Pet {
-  const pet: Pet = { id: int64(row.id), name: row.name, categoryId: int64(row.category_id) };
+  const name = Buffer.from(row.name).toString('utf8');
+  const pet: Pet = { id: int64(row.id), name, categoryId: int64(row.category_id) };
   if (row.status !== null) pet.status = row.status;
   return pet;
 }
