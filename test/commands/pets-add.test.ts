@@ -458,6 +458,8 @@ describe('store orders list', () => {
 });
 
 describe('every command that calls the API', () => {
+  // The key came from STORE_API_KEY (env()): a rejected one says so.
+  const STORE_API_KEY_HINT = '; the key came from STORE_API_KEY';
   const PET = '{"id":1,"name":"Rex","categoryId":1}';
   it.each([
     ['pets list', ['pets', 'list'], 'get', '/v1/pets'],
@@ -476,7 +478,7 @@ describe('every command that calls the API', () => {
       expect(result.code).toBe(4);
       expect(result.stdout).toBe('');
       expect(result.stderr.split('\n').slice(-2)).toEqual([
-        'error: key revoked (unauthorized, HTTP 401)',
+        `error: key revoked${STORE_API_KEY_HINT} (unauthorized, HTTP 401)`,
         '',
       ]);
     },
@@ -492,12 +494,12 @@ describe('every command that calls the API', () => {
       stdin: `${PET}\n${PET}\n${PET}\n`,
     });
     const notSent = (n: number) =>
-      `{"input":${n},"error":{"code":"not_sent","message":"input 1 failed: key revoked","status":null}}`;
+      `{"input":${n},"error":{"code":"not_sent","message":"input 1 failed: key revoked; the key came from STORE_API_KEY","status":null}}`;
     expect(result).toEqual({
       code: 4,
-      stdout: `{"input":1,"error":{"code":"unauthorized","message":"key revoked","status":401}}\n${notSent(2)}\n${notSent(3)}\n`,
+      stdout: `{"input":1,"error":{"code":"unauthorized","message":"key revoked; the key came from STORE_API_KEY","status":401}}\n${notSent(2)}\n${notSent(3)}\n`,
       stderr:
-        '{"error":{"code":"not_sent","message":"inputs 2-3 not sent: input 1 failed: key revoked","status":null}}\n',
+        '{"error":{"code":"not_sent","message":"inputs 2-3 not sent: input 1 failed: key revoked; the key came from STORE_API_KEY","status":null}}\n',
       prompts: [],
     });
   });
@@ -515,8 +517,8 @@ describe('every command that calls the API', () => {
       code: 4,
       stdout: '',
       stderr:
-        'error: input 1: read-only key (forbidden, HTTP 403)\n' +
-        'error: inputs 2-4 not sent: input 1 failed: read-only key\n' +
+        'error: input 1: read-only key; the key came from STORE_API_KEY (forbidden, HTTP 403)\n' +
+        'error: inputs 2-4 not sent: input 1 failed: read-only key; the key came from STORE_API_KEY\n' +
         '0 created, 1 failed (input 1), 3 not sent (inputs 2-4)\n',
       prompts: [],
     });

@@ -139,7 +139,7 @@ describe('store pets list', () => {
     expect(result).toEqual({
       code: exit,
       stdout: '',
-      stderr: `error: it failed (${status})${status === 429 ? ' (after 3 attempts)' : ''} (${code}, HTTP ${status})\n`,
+      stderr: `error: it failed (${status})${status === 429 ? ' (after 3 attempts)' : ''}${exit === 4 ? '; the key came from STORE_API_KEY' : ''} (${code}, HTTP ${status})\n`,
       prompts: [],
     });
   });
@@ -150,7 +150,8 @@ describe('store pets list', () => {
     expect(result).toEqual({
       code: 4,
       stdout: '',
-      stderr: '{"error":{"code":"unauthorized","message":"bad key","status":401}}\n',
+      stderr:
+        '{"error":{"code":"unauthorized","message":"bad key; the key came from STORE_API_KEY","status":401}}\n',
       prompts: [],
     });
   });
@@ -240,7 +241,8 @@ describe('store pets list', () => {
     expect(result).toEqual({
       code: 4,
       stdout: '',
-      stderr: 'error: no API key: run `store auth login` or set STORE_API_KEY\n',
+      stderr:
+        'error: no API key for profile production: run `store auth login` or set STORE_API_KEY\n',
       prompts: [],
     });
   });

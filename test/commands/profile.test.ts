@@ -155,7 +155,8 @@ describe('store profile use', () => {
     expect(result).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'error: unknown profile "nope"; known profiles: production, staging, sandbox, eu\n',
+      stderr:
+        'error: unknown profile "nope"; see `store profile list`, or create it with `store profile set nope --base-url <url>`\n',
       prompts: [],
     });
     expect(readFileSync(file, 'utf8')).toBe(before);
@@ -318,8 +319,7 @@ describe('store profile set', () => {
       expect(result).toEqual({
         code: 2,
         stdout: '',
-        stderr:
-          'error: the profile name must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit\n',
+        stderr: `error: invalid profile name ${JSON.stringify(name)}: the profile name must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit\n`,
         prompts: [],
       });
       expect(existsSync(file)).toBe(false);
@@ -495,7 +495,12 @@ describe('store profile remove', () => {
       profiles: { eu: { baseUrl: 'https://eu.example.org/v1' } },
     });
     const result = await run(['profile', 'remove', 'eu'], { env });
-    expect(result).toEqual({ code: 0, stdout: '', stderr: 'Removed profile eu\n', prompts: [] });
+    expect(result).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'Removed profile eu; the current profile is now production\n',
+      prompts: [],
+    });
     expect(readConfig(file)).toStrictEqual({ profiles: {} });
     expect(await listJson(env)).toEqual(BUILTIN_ROWS);
     const scope = api().get('/v1/pets').reply(200, '[]');
@@ -525,7 +530,7 @@ describe('store profile remove', () => {
     expect(result).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'error: unknown profile "nope"\n',
+      stderr: 'error: unknown profile "nope"; see `store profile list`\n',
       prompts: [],
     });
     expect(existsSync(file)).toBe(false);
@@ -671,17 +676,17 @@ describe('profile selection and precedence', () => {
     ['--profile', ['--profile', 'nope'], {}],
     ['STORE_PROFILE', [], { STORE_PROFILE: 'nope' }],
     ['the config', [], {}],
-  ])('exits 2 and sends nothing for an unknown profile from %s', async (_from, flags, extra) => {
+  ])('exits 2 and sends nothing for an unknown profile from %s', async (from, flags, extra) => {
     const { env, file } = setup({ STORE_API_KEY: KEY, ...extra });
     if (flags.length === 0 && Object.keys(extra).length === 0) {
       writeConfig(file, { currentProfile: 'nope' });
     }
     const result = await run(['pets', 'list', ...flags], { env });
+    const via = { '--profile': '', STORE_PROFILE: ' (set in STORE_PROFILE)' }[from as string];
     expect(result).toEqual({
       code: 2,
       stdout: '',
-      stderr:
-        'error: unknown profile "nope"; see `store profile list`, or create it with `store profile set nope --base-url <url>`\n',
+      stderr: `error: unknown profile "nope"${via ?? ' (set in config.json as the current profile)'}; see \`store profile list\`, or create it with \`store profile set nope --base-url <url>\`\n`,
       prompts: [],
     });
     expect(unexpected).toEqual([]);

@@ -152,8 +152,10 @@ describe('store against the sandbox', () => {
     expect(JSON.parse(status.stdout)).toEqual({
       profile: 'sandbox',
       baseUrl: sandbox.url,
+      baseUrlSource: 'env',
       keySource: 'config',
       key: '****7890',
+      valid: true,
     });
     const config = readFileSync(join(env.STORE_CONFIG_DIR as string, 'config.json'), 'utf8');
     expect(JSON.parse(config)).toEqual({ profiles: { sandbox: { apiKey: 'right-key-7890' } } });
@@ -316,7 +318,7 @@ describe('profiles and keys as a user meets them', () => {
     expect(await store(['pets', 'list'], { env })).toMatchObject({
       code: 4,
       stdout: '',
-      stderr: 'error: no API key: run `store auth login` or set STORE_API_KEY\n',
+      stderr: 'error: no API key for profile local: run `store auth login` or set STORE_API_KEY\n',
     });
   });
 
