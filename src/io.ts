@@ -148,6 +148,8 @@ export interface IOParts {
   stderrColumns: () => number;
   readStdin: (signal?: AbortSignal) => Promise<string>;
   promptSecret: (question: string, signal?: AbortSignal) => Promise<string>;
+  /** How long a wait goes before its spinner shows (tests shorten it); 1 s when not given. */
+  spinnerDelayMs?: number;
 }
 
 /** IOStreams over two writable streams: the status line, and write errors caught. */
@@ -206,7 +208,7 @@ export function createIO(parts: IOParts): IOStreams {
       board.afterWrite(text);
     },
     status: (text) => board.show(text),
-    waiting: (label) => board.waiting(label),
+    waiting: (label) => board.waiting(label, parts.spinnerDelayMs),
     clearStatus: () => board.clear(),
     readStdin: parts.readStdin,
     promptSecret: async (question, signal) => {

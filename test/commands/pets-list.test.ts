@@ -255,12 +255,12 @@ describe('store pets list', () => {
     });
     expect(scope.isDone()).toBe(true);
     expect(result.stderr).toBe(
-      'Using profile staging (https://staging.api.animal-store.example/v1)\n',
+      'Using profile staging (https://staging.api.animal-store.example/v1)\nNo animals found\n',
     );
   });
 
   it('says nothing about the profile when stderr is not a terminal', async () => {
-    api(STAGING).get('/v1/pets').reply(200, '[]');
+    api(STAGING).get('/v1/pets').reply(200, '[{"id":1,"name":"Rex","categoryId":1}]');
     const result = await run(['-p', 'staging', 'pets', 'list'], {
       env: env(),
       tty: { stdout: true },

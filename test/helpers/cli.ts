@@ -25,6 +25,8 @@ export interface RunOptions {
   timing?: MainDeps['timing'];
   /** Cells per line of the terminal (stdout and stderr); 80 when not given. */
   columns?: number;
+  /** How long a request waits before the spinner shows; 1 s (as in a process) when not given. */
+  spinnerDelayMs?: number;
 }
 
 export interface RunResult {
@@ -69,6 +71,7 @@ export function testIO(
     columns,
     stderrColumns: columns,
     readStdin: (signal) => readAll(stdin, signal),
+    spinnerDelayMs: options.spinnerDelayMs,
     promptSecret: async (question) => {
       prompts.push(question);
       return options.typed ?? '';

@@ -111,3 +111,105 @@ describe('store pets list: the profile in use', () => {
     );
   });
 });
+
+describe('store pets list: honest lists', () => {
+  const pets = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ id: i + 1, name: `p${i + 1}`, categoryId: 1 }));
+  const env = () => baseEnv({ STORE_API_KEY: KEY, NO_COLOR: '1' });
+  const stderrOf = async (argv: string[], count: number, tty: boolean | { stdout: boolean }) => {
+    const scope = api().get('/v1/pets').query(true).reply(200, pets(count));
+    const result = await run(['pets', 'list', ...argv], { env: env(), tty });
+    expect(scope.isDone()).toBe(true);
+    expect(result.code).toBe(0);
+    return result.stderr;
+  };
+  const MORE_20 =
+    'Showing the first 20; there may be more: see up to 100 with --limit 100, or narrow it with --status\n';
+
+  it('on a terminal, 20 rows without --limit: one line saying there may be more', async () => {
+    expect(await stderrOf([], 20, true)).toBe(MORE_20);
+  });
+
+  it('says so when stdout alone is a terminal, as a dim line when stderr is one too', async () => {
+    expect(await stderrOf([], 20, { stdout: true })).toBe(MORE_20);
+    const scope = api().get('/v1/pets').reply(200, pets(20));
+    const colored = await run(['pets', 'list'], {
+      env: baseEnv({ STORE_API_KEY: KEY }),
+      tty: true,
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(colored.stderr).toBe(`\u001b[2m${MORE_20.trimEnd()}\u001b[22m\n`);
+  });
+
+  it('counts against the --limit given, and leaves --status out once given', async () => {
+    expect(await stderrOf(['--limit', '5', '--status', 'sold'], 5, true)).toBe(
+      'Showing the first 5; there may be more: see up to 100 with --limit 100\n',
+    );
+    expect(await stderrOf(['--limit', '100'], 100, true)).toBe(
+      'Showing the first 100; there may be more: the API sends at most 100 at a time, or narrow it with --status\n',
+    );
+  });
+
+  it('says nothing when the list is shorter than the limit', async () => {
+    expect(await stderrOf([], 19, true)).toBe('');
+    expect(await stderrOf(['--limit', '5'], 4, true)).toBe('');
+  });
+
+  it('says "No animals found" for an empty list on a terminal', async () => {
+    expect(await stderrOf([], 0, true)).toBe('No animals found\n');
+  });
+
+  it.each([
+    ['a pipe', [], false],
+    ['--json on a terminal', ['--json'], true],
+    ['--json in a pipe', ['--json'], false],
+  ])('says neither line through %s', async (_how, flags, tty) => {
+    expect(await stderrOf(flags, 20, tty)).toBe('');
+    expect(await stderrOf(flags, 0, tty)).toBe('');
+  });
+});
+
+describe('store pets list: waiting', () => {
+  const env = () => baseEnv({ STORE_API_KEY: KEY, NO_COLOR: '1' });
+  const ROW = [{ id: 1, name: 'Rex', categoryId: 1 }];
+
+  it('shows a spinner on a terminal while the answer is late, erased before the output', async () => {
+    api().get('/v1/pets').delay(300).reply(200, ROW);
+    // The spinner shows at once here instead of after 1 s.
+    const result = await run(['pets', 'list', '--json'], {
+      env: env(),
+      tty: true,
+      spinnerDelayMs: 0,
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      '[\n  {\n    "id": 1,\n    "name": "Rex",\n    "categoryId": 1\n  }\n]\n',
+    );
+    expect(result.stderr).toMatch(
+      /^(\r\u001b\[K[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Waiting for api\.animal-store\.example…)+\r\u001b\[K$/,
+    );
+  });
+
+  it('shows no spinner when stderr is not a terminal', async () => {
+    api().get('/v1/pets').delay(100).reply(200, ROW);
+    const result = await run(['pets', 'list'], {
+      env: env(),
+      tty: { stdout: true },
+      spinnerDelayMs: 0,
+    });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+  });
+
+  it('shows no spinner in bulk add, which has its own progress line', async () => {
+    api().post('/v1/pets').delay(100).reply(201, { id: 1, name: 'Rex', categoryId: 1 });
+    const result = await run(['pets', 'add', '--file', '-', '--json'], {
+      env: env(),
+      tty: { stderr: true },
+      stdin: '{"name":"Rex","categoryId":1}\n',
+      spinnerDelayMs: 0,
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toContain('Waiting');
+    expect(result.stderr).toContain('1 created in');
+  });
+});
