@@ -41,6 +41,8 @@ export interface IOStreams {
   readStdin(signal?: AbortSignal): Promise<string>;
   /** Asks for a secret on the terminal without echoing it. */
   promptSecret(question: string, signal?: AbortSignal): Promise<string>;
+  /** Asks for one line on the terminal, echoed as typed; Ctrl-C or Ctrl-D: CancelledError. */
+  prompt(question: string, signal?: AbortSignal): Promise<string>;
 }
 
 /** NO_COLOR (any value) and --no-color win; FORCE_COLOR turns colour on off a TTY. */
@@ -107,6 +109,38 @@ function promptHidden(
   });
 }
 
+/** Reads one line with readline's editing (echoed); Ctrl-C, Ctrl-D or an abort cancel. */
+export async function promptLine(
+  stdin: Readable,
+  stderr: Writable,
+  question: string,
+  signal?: AbortSignal,
+): Promise<string> {
+  const { createInterface } = await import('node:readline');
+  const rl = createInterface({ input: stdin, output: stderr, terminal: true });
+  return new Promise((resolve, reject) => {
+    let done = false;
+    const finish = (error: Error | null, answer = '') => {
+      if (done) return;
+      done = true;
+      signal?.removeEventListener('abort', onAbort);
+      rl.close();
+      stdin.pause();
+      if (error) reject(error);
+      else resolve(answer);
+    };
+    const onAbort = () => finish(new CancelledError());
+    // In raw mode Ctrl-C reaches readline, not the process: it cancels the prompt instead.
+    rl.on('SIGINT', () => {
+      stderr.write('\n');
+      finish(new CancelledError());
+    });
+    rl.on('close', () => finish(new CancelledError()));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    rl.question(question, (answer) => finish(null, answer));
+  });
+}
+
 /** `no space left on device (ENOSPC)`: why output could not be written, in one phrase. */
 export function describeWriteError(error: NodeJS.ErrnoException): string {
   let text = error.message;
@@ -148,6 +182,8 @@ export interface IOParts {
   stderrColumns: () => number;
   readStdin: (signal?: AbortSignal) => Promise<string>;
   promptSecret: (question: string, signal?: AbortSignal) => Promise<string>;
+  /** Absent where nothing can be asked: a prompt is then cancelled. */
+  prompt?: (question: string, signal?: AbortSignal) => Promise<string>;
   /** How long a wait goes before its spinner shows (tests shorten it); 1 s when not given. */
   spinnerDelayMs?: number;
 }
@@ -211,15 +247,24 @@ export function createIO(parts: IOParts): IOStreams {
     waiting: (label) => board.waiting(label, parts.spinnerDelayMs),
     clearStatus: () => board.clear(),
     readStdin: parts.readStdin,
-    promptSecret: async (question, signal) => {
-      board.hold();
-      try {
-        return await parts.promptSecret(question, signal);
-      } finally {
-        board.release();
-      }
+    promptSecret: (question, signal) => holdingStatus(() => parts.promptSecret(question, signal)),
+    prompt: (question, signal) => {
+      const ask = parts.prompt;
+      return ask
+        ? holdingStatus(() => ask(question, signal))
+        : Promise.reject(new CancelledError());
     },
   };
+
+  // A prompt owns the line it is typed on: the status line waits until it is answered.
+  async function holdingStatus<T>(ask: () => Promise<T>): Promise<T> {
+    board.hold();
+    try {
+      return await ask();
+    } finally {
+      board.release();
+    }
+  }
 }
 
 interface SystemProcess {
@@ -245,5 +290,6 @@ export function systemIO(proc: SystemProcess): IOStreams {
     stderrColumns: () => terminalColumns(proc.env, proc.stderr),
     readStdin: (signal) => readAll(proc.stdin, signal),
     promptSecret: (question, signal) => promptHidden(proc.stdin, proc.stderr, question, signal),
+    prompt: (question, signal) => promptLine(proc.stdin, proc.stderr, question, signal),
   });
 }
