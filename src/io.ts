@@ -72,8 +72,52 @@ interface TTYReadable extends Readable {
   setRawMode?(mode: boolean): unknown;
 }
 
+const ESC = '\u001b';
+
+/**
+ * What is typed at a hidden prompt, key by key: Enter (or Ctrl-D) ends it, Ctrl-C cancels,
+ * Backspace removes the last character, and escape sequences (arrow and function keys: ESC [
+ * … final byte, ESC O x; a bare ESC) are dropped, so they never become part of the answer. A
+ * sequence may arrive split over several chunks.
+ */
+export class HiddenInput {
+  value = '';
+  private escape: 'none' | 'esc' | 'csi' | 'ss3' = 'none';
+
+  /** Takes a chunk; says whether the answer is complete, cancelled, or not yet. */
+  feed(chunk: string): 'more' | 'done' | 'cancel' {
+    for (const ch of chunk) {
+      switch (this.escape) {
+        case 'esc':
+          if (ch === '[' || ch === 'O') {
+            this.escape = ch === '[' ? 'csi' : 'ss3';
+            continue;
+          }
+          // A bare ESC is dropped; what follows it is an ordinary key.
+          this.escape = 'none';
+          break;
+        case 'csi':
+          // Parameter and intermediate bytes until the final byte (0x40–0x7e).
+          if (ch >= '@' && ch <= '~') this.escape = 'none';
+          continue;
+        case 'ss3':
+          this.escape = 'none';
+          continue;
+      }
+      if (ch === ESC) this.escape = 'esc';
+      else if (ch === '\r' || ch === '\n' || ch === '\u0004') return 'done';
+      else if (ch === '\u0003') return 'cancel';
+      // Ctrl-U starts again, as in a shell.
+      else if (ch === '\u0015') this.value = '';
+      else if (ch === '\u007f' || ch === '\b') this.value = [...this.value].slice(0, -1).join('');
+      else if (ch >= ' ') this.value += ch;
+    }
+    return 'more';
+  }
+}
+
 /** Reads a line in raw mode so the key is never echoed; Ctrl-C cancels. */
-function promptHidden(
+export function promptHidden(
   stdin: TTYReadable,
   stderr: Writable,
   question: string,
@@ -84,7 +128,7 @@ function promptHidden(
   stdin.setRawMode?.(true);
   stderr.write(question);
   return new Promise((resolve, reject) => {
-    let value = '';
+    const input = new HiddenInput();
     const finish = (error: Error | null) => {
       stdin.setRawMode?.(false);
       stdin.off('data', onData);
@@ -92,16 +136,13 @@ function promptHidden(
       stdin.pause();
       stderr.write('\n');
       if (error) reject(error);
-      else resolve(value);
+      else resolve(input.value);
     };
     const onAbort = () => finish(new CancelledError());
     const onData = (chunk: Buffer | string) => {
-      for (const ch of chunk.toString()) {
-        if (ch === '\r' || ch === '\n' || ch === '\u0004') return finish(null);
-        if (ch === '\u0003') return finish(new CancelledError());
-        if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
-        else value += ch;
-      }
+      const state = input.feed(chunk.toString());
+      if (state === 'done') finish(null);
+      else if (state === 'cancel') finish(new CancelledError());
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     stdin.on('data', onData);

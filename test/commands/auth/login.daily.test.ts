@@ -1,4 +1,6 @@
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { HiddenInput, promptHidden } from '../../../src/io.js';
 import { readConfig, run, configSetup as setup } from '../../helpers/cli.js';
 import { API, api } from '../../helpers/http.js';
 
@@ -69,5 +71,67 @@ describe('store auth logout', () => {
       stderr: '',
       prompts: [],
     });
+  });
+});
+
+describe('the hidden prompt (auth login on a terminal)', () => {
+  const typed = (...chunks: string[]) => {
+    const input = new HiddenInput();
+    let state = 'more';
+    for (const chunk of chunks) state = input.feed(chunk);
+    return { state, value: input.value };
+  };
+
+  it.each([
+    ['arrow keys (CSI)', ['ab\u001b[Dc\u001b[A\u001b[B\u001b[Cd\r'], 'abcd'],
+    ['function keys with parameters', ['k\u001b[15~e\u001b[1;5Py\r'], 'key'],
+    ['SS3 keys (F1-F4, application-mode arrows)', ['k\u001bOPe\u001bOAy\r'], 'key'],
+    ['a bare ESC', ['k\u001be\u001b', 'y\r'], 'key'],
+    ['a sequence split across chunks', ['ke\u001b', '[', '1;', '2D', 'y\n'], 'key'],
+    ['a bracketed paste', ['\u001b[200~pasted-key\u001b[201~\r'], 'pasted-key'],
+    ['Backspace and Ctrl-U', ['wrong\u0015ke\u007fey\r'], 'key'],
+  ])('drops %s: never part of the key', (_what, chunks, key) => {
+    expect(typed(...chunks)).toEqual({ state: 'done', value: key });
+  });
+
+  it('ends at Ctrl-D, and Ctrl-C cancels', () => {
+    expect(typed('key\u0004')).toEqual({ state: 'done', value: 'key' });
+    expect(typed('ke', 'y\u0003')).toMatchObject({ state: 'cancel' });
+    expect(typed('ke')).toEqual({ state: 'more', value: 'ke' });
+  });
+
+  it('reads from a raw-mode terminal, echoes nothing of the key, and restores the mode', async () => {
+    const stdin = Object.assign(new PassThrough(), {
+      modes: [] as boolean[],
+      setRawMode(mode: boolean) {
+        this.modes.push(mode);
+      },
+    });
+    const stderr = new PassThrough();
+    let shown = '';
+    stderr.on('data', (chunk) => {
+      shown += chunk;
+    });
+    const answer = promptHidden(stdin, stderr, 'API key: ');
+    stdin.write('sec\u001b[Dret\r');
+    expect(await answer).toBe('secret');
+    expect(shown).toBe('API key: \n');
+    expect(stdin.modes).toEqual([true, false]);
+  });
+
+  it('--with-key on a terminal reads the key at a hidden prompt instead of echoing it', async () => {
+    const { env, file } = setup();
+    const result = await run(['auth', 'login', '--with-key', '--no-verify'], {
+      env,
+      tty: true,
+      typed: NEW_KEY,
+    });
+    expect(result).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'Logged in to profile production with key ****6789\n',
+      prompts: ['API key for profile production: '],
+    });
+    expect(readConfig(file)).toEqual({ profiles: { production: { apiKey: NEW_KEY } } });
   });
 });
