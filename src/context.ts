@@ -1,16 +1,16 @@
 // What a command gets besides its options: IO, and config / profile / API client built
 // lazily, at most once per invocation, so a command pays only for what it uses.
+
 import type { ApiClient, RetryNotice } from './api/client.js';
 import type { RetryTiming } from './api/retry.js';
 import { configDir } from './config/dir.js';
 import { type ConfigData, ConfigFile } from './config/file.js';
+import { loginHint, rejectedKeyHint } from './config/profile-hints.js';
 import {
   DEFAULT_PROFILE,
-  loginHint,
   profileExists,
   profileNames,
   type ResolvedProfile,
-  rejectedKeyHint,
   resolveProfile,
   selectedProfile,
   unknownProfileError,

@@ -116,12 +116,8 @@ export function storedProfile(config: ConfigData, name: string): StoredProfile |
   return Object.hasOwn(config.profiles ?? {}, name) ? config.profiles?.[name] : undefined;
 }
 
-/** The profile in use: --profile, then STORE_PROFILE, then the config's current one. */
-export function selectedProfileName(config: ConfigData, env: Env, flag?: string): string {
-  return selectedProfile(config, env, flag).name;
-}
-
-/** The profile in use and where its name comes from. */
+/** The profile in use and where its name comes from: --profile, then STORE_PROFILE, then the
+ * config's current one, then the default. */
 export function selectedProfile(
   config: ConfigData,
   env: Env,
@@ -136,38 +132,6 @@ export function selectedProfile(
 /** The profile that is current when neither -p nor STORE_PROFILE says otherwise. */
 export function currentProfileName(config: ConfigData): string {
   return config.currentProfile || DEFAULT_PROFILE;
-}
-
-/** `-p NAME` as typed in a shell: a name outside PROFILE_NAME (a hand-written config's) is
- * single-quoted. */
-function profileFlag(name: string): string {
-  return PROFILE_NAME.test(name) ? `-p ${name}` : `-p '${name.replaceAll("'", `'\\''`)}'`;
-}
-
-/**
- * `store … <words>` that acts on the profile in use, to copy and paste: `-p NAME` is written
- * out when the profile came from -p or STORE_PROFILE, so the command does the same in a shell
- * without them; the config's current profile is what a plain `store …` uses anyway.
- */
-export function commandFor(
-  profile: Pick<ResolvedProfile, 'name' | 'source'>,
-  words: string,
-): string {
-  const explicit = profile.source === 'flag' || profile.source === 'env';
-  return `store ${explicit ? `${profileFlag(profile.name)} ` : ''}${words}`;
-}
-
-/** What to do about a missing key: `run \`store -p sb auth login\` or set STORE_API_KEY`. */
-export function loginHint(profile: Pick<ResolvedProfile, 'name' | 'source'>): string {
-  return `run \`${commandFor(profile, 'auth login')}\` or set STORE_API_KEY`;
-}
-
-/** Said after a 401/403: where the rejected key came from, or how to replace it. */
-export function rejectedKeyHint(
-  profile: Pick<ResolvedProfile, 'name' | 'source' | 'keySource'>,
-): string {
-  if (profile.keySource === 'env') return 'the key came from STORE_API_KEY';
-  return `to store a new key for profile ${profile.name}, run \`${commandFor(profile, 'auth login')}\``;
 }
 
 /** A profile's settings as stored, before environment overrides (for `profile list`). */

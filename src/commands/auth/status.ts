@@ -1,11 +1,6 @@
 import { listPets } from '../../api/pets.js';
-import {
-  type BaseUrlSource,
-  type KeySource,
-  loginHint,
-  maskKey,
-  rejectedKeyHint,
-} from '../../config/profiles.js';
+import { loginHint, rejectedKeyHint } from '../../config/profile-hints.js';
+import { type BaseUrlSource, type KeySource, maskKey } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
 import { ApiError, AuthError, CliError } from '../../errors.js';
 import { type Column, renderItem, writeJson } from '../../render/output.js';
@@ -33,8 +28,7 @@ const COLUMNS: Column<AuthStatus>[] = [
 
 export const command = defineCommand({
   name: 'status',
-  description:
-    'Show the profile, where its URL and key come from, and whether the API accepts the key',
+  description: 'Show the profile, where its key comes from, and whether the API accepts it',
   examples: ['store auth status', 'store -p staging auth status --json'],
   run,
 });

@@ -1,4 +1,4 @@
-import { loginHint } from '../../config/profiles.js';
+import { loginHint } from '../../config/profile-hints.js';
 import type { Context } from '../../context.js';
 import { AuthError } from '../../errors.js';
 import { defineCommand } from '../define.js';

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { HiddenInput, promptHidden } from '../../../src/io.js';
+import { HiddenInput, promptHidden } from '../../../src/prompt.js';
 import { readConfig, run, configSetup as setup } from '../../helpers/cli.js';
 import { API, api } from '../../helpers/http.js';
 

@@ -1,7 +1,7 @@
 // `pets add` on a terminal: the profile it writes to.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { promptLine } from '../../../src/io.js';
+import { promptLine } from '../../../src/prompt.js';
 import { baseEnv, run } from '../../helpers/cli.js';
 import { api, KEY, unexpected } from '../../helpers/http.js';
 
