@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { baseEnv, run, configSetup as setup, writeConfigFile } from '../../helpers/cli.js';
 import { api, KEY, STAGING, unexpected } from '../../helpers/http.js';
+import { processEnv, store } from '../../helpers/process.js';
 
 const STORED = { profiles: { staging: { apiKey: KEY }, production: { apiKey: KEY } } };
 
@@ -211,5 +212,42 @@ describe('store pets list: waiting', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).not.toContain('Waiting');
     expect(result.stderr).toContain('1 created in');
+  });
+});
+
+describe('an internal error under --debug (a real process)', () => {
+  // A clock that throws: a bug the program does not expect, inside src/api/client.ts.
+  const BROKEN_CLOCK = [
+    '--import',
+    'data:text/javascript,performance.now=()=>{throw new TypeError("clock broke")}',
+  ];
+  const env = (extra: Record<string, string> = {}) =>
+    processEnv({ STORE_API_KEY: KEY, STORE_BASE_URL: 'http://127.0.0.1:9/v1', ...extra });
+
+  it.each([
+    ['--debug', ['--debug'], {}],
+    ['STORE_DEBUG=1', [], { STORE_DEBUG: '1' }],
+  ])('with %s prints a stack trace whose frames point into src/', async (_how, flags, extra) => {
+    const result = await store([...flags, 'pets', 'list'], {
+      env: env(extra),
+      nodeArgs: BROKEN_CLOCK,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('error: internal error: clock broke\nTypeError: clock broke\n');
+    expect(result.stderr).toMatch(
+      /\n {4}at ApiClient\.request \(.*\/src\/api\/client\.ts:\d+:\d+\)\n/,
+    );
+    expect(result.stderr).toMatch(/\n {4}at .*\(.*\/src\/commands\/pets\/list\.ts:\d+:\d+\)\n/);
+    expect(result.stderr).not.toMatch(/dist\/[\w-]+\.js/);
+  });
+
+  it('without --debug prints one line and no stack', async () => {
+    const result = await store(['pets', 'list'], { env: env(), nodeArgs: BROKEN_CLOCK });
+    expect(result).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: 'error: internal error: clock broke\n',
+    });
   });
 });
