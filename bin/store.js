@@ -1,9 +1,46 @@
 #!/usr/bin/env node
 // Entry shim. Kept to syntax that any Node able to load ES modules parses (no `?.`,
 // no top-level await), so an old Node prints one line instead of a syntax error.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import process from 'node:process';
 
 const [major, minor] = process.versions.node.split('.').map(Number);
+
+/** Neither a link nor another user's, and writable by its owner only. */
+function isPrivate(dir) {
+  const stats = fs.lstatSync(dir);
+  return stats.isDirectory() && stats.uid === process.getuid() && (stats.mode & 0o022) === 0;
+}
+
+/**
+ * The user's own folder for Node's compile cache (XDG cache on Linux, the platform's cache
+ * folder elsewhere), made if missing; undefined when it cannot be made or is not private,
+ * as cached code in a folder someone else can write is code they choose for us to run.
+ */
+function compileCacheDir() {
+  const home = os.homedir();
+  const xdg = process.env.XDG_CACHE_HOME;
+  let base = path.join(home, '.cache');
+  if (process.platform === 'win32') {
+    base = process.env.LOCALAPPDATA || path.join(home, 'AppData', 'Local');
+  } else if (process.platform === 'darwin') {
+    base = path.join(home, 'Library', 'Caches');
+  } else if (xdg && path.isAbsolute(xdg)) {
+    base = xdg;
+  }
+  const own = path.join(base, 'store');
+  const dir = path.join(own, 'compile-cache');
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Windows: the folder under LOCALAPPDATA is the user's by its ACL; there is no uid.
+    if (process.platform === 'win32' || (isPrivate(own) && isPrivate(dir))) return dir;
+  } catch (_error) {
+    // No cache then: only start-up time is lost.
+  }
+  return undefined;
+}
 
 if (major < 22 || (major === 22 && minor < 19)) {
   process.stderr.write(`store: requires Node.js >= 22.19 (found v${process.versions.node})\n`);
@@ -18,7 +55,10 @@ if (major < 22 || (major === 22 && minor < 19)) {
   }
   import('node:module')
     // The compile cache lets later starts skip parsing the bundle's code.
-    .then((mod) => mod.enableCompileCache())
+    .then((mod) => {
+      const dir = compileCacheDir();
+      if (dir) mod.enableCompileCache(dir);
+    })
     .then(() => import('../dist/main.js'))
     .then((main) => main.cli())
     .catch((error) => {

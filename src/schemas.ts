@@ -26,8 +26,12 @@ export const LIMIT_MIN = 1;
 export const LIMIT_MAX = 100;
 export const LIMIT_DEFAULT = 20;
 
+// One rule for the client and the sandbox: a name has at least one character that is not
+// whitespace (what --name demands too); "" and "   " are refused alike.
 export const NewPet = z.looseObject({
-  name: z.string().check(z.minLength(1, 'must be a non-empty string')),
+  name: z
+    .string()
+    .check(z.refine((name: string) => /\S/.test(name), 'must contain a non-whitespace character')),
   categoryId: Int64,
   status: z.optional(PetStatus),
 });

@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+// The package's version, inlined at build time: esbuild's `define` (scripts/build.js) and
+// vitest's (vitest.config.ts) replace the name below with package.json's version, so no file
+// is read at run time (a single-file build has no package.json beside it).
+declare const __STORE_VERSION__: string;
 
-/** The package's version, read from package.json (beside dist/ and src/ alike). */
 export function version(): string {
-  const pkg = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
-  return (JSON.parse(pkg) as { version: string }).version;
+  return __STORE_VERSION__;
 }

@@ -3,7 +3,7 @@
 // (transport.ts), deprecation headers and --debug traces. `send` adds the reading of a JSON
 // answer against a schema, and Error bodies (errors.ts). Commands call the typed functions
 // beside this file; `store api` calls `request` itself.
-import { STATUS_CODES } from 'node:http';
+
 import { maskKey } from '../config/profiles.js';
 import { AuthError, CancelledError, type CliError, ResponseError } from '../errors.js';
 import type { Env } from '../io.js';
@@ -17,6 +17,7 @@ import {
   retriesStatus,
   retryAfterMs,
 } from './retry.js';
+import { statusText } from './status-text.js';
 import { type Exchange, type Method, type ResponseHeaders, Transport } from './transport.js';
 import { checkKeyTarget, parseBaseUrl } from './urls.js';
 
@@ -281,7 +282,7 @@ export class ApiClient {
     const trace = (line: string) => this.trace(line);
     const { status, headers, body } = exchange;
     const ms = Math.round(performance.now() - started);
-    trace(`< ${status} ${STATUS_CODES[status] ?? ''} (${ms} ms)`);
+    trace(`< ${status} ${statusText(status) ?? ''} (${ms} ms)`);
     for (const [name, value] of Object.entries(headers)) {
       for (const one of Array.isArray(value) ? value : [value]) trace(`< ${name}: ${one}`);
     }

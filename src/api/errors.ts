@@ -1,10 +1,11 @@
 // What a failed exchange means: a connection failure becomes a NetworkError (or a usage error
 // when the request itself could not be formed), a response outside 2xx an ApiError from its
 // Error body, or from its status when the body is not one.
-import { STATUS_CODES } from 'node:http';
+
 import { ApiError, type CliError, FlagError, NetworkError, ResponseError } from '../errors.js';
 import { parseJson } from '../json.js';
 import { ErrorBody } from '../schemas.js';
+import { statusText } from './status-text.js';
 import type { ResponseHeaders } from './transport.js';
 
 export function errorCode(error: unknown): string | undefined {
@@ -68,7 +69,7 @@ export function networkError(url: URL, error: unknown, timeoutMs: number): CliEr
   const message = error instanceof Error ? error.message : String(error);
   const proxyStatus = /^Proxy response \((\d+)\)/.exec(message)?.[1];
   if (proxyStatus) {
-    const phrase = STATUS_CODES[Number(proxyStatus)] ?? 'an error';
+    const phrase = statusText(Number(proxyStatus)) ?? 'an error';
     return new NetworkError(
       `the proxy refused to connect to ${url.host}: HTTP ${proxyStatus} ${phrase}`,
       'proxy_error',
@@ -82,6 +83,14 @@ export function networkError(url: URL, error: unknown, timeoutMs: number): CliEr
     cause: error,
     unreachable: UNREACHABLE_CODES.has(code ?? ''),
   });
+}
+
+/** A server's text as one readable line: a 20 MB message is cut, saying how much was left. */
+export const MAX_MESSAGE_CHARS = 1000;
+
+export function shorten(text: string): string {
+  if (text.length <= MAX_MESSAGE_CHARS) return text;
+  return `${text.slice(0, MAX_MESSAGE_CHARS)}… (${text.length - MAX_MESSAGE_CHARS} more characters)`;
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {
@@ -110,8 +119,10 @@ export function errorFromResponse(
     parsed = undefined;
   }
   const error = ErrorBody.safeParse(parsed);
-  if (error.success) return new ApiError(error.data.message, error.data.code, status);
+  if (error.success) {
+    return new ApiError(shorten(error.data.message), shorten(error.data.code), status);
+  }
   trace?.(`! error response is not an Error body`);
-  const phrase = (STATUS_CODES[status] ?? 'unexpected status').toLowerCase();
+  const phrase = (statusText(status) ?? 'unexpected status').toLowerCase();
   return new ApiError(`the server answered ${phrase}`, `http_${status}`, status);
 }

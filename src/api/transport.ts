@@ -2,7 +2,9 @@
 // environment names), the time limit over every phase (connect, TLS, proxy CONNECT, headers,
 // body), Ctrl-C, and the body read whole up to a cap. Retries and meanings are elsewhere
 // (retry.ts, errors.ts).
-import { Agent, type Dispatcher, EnvHttpProxyAgent, Pool, request } from 'undici';
+import type { Dispatcher } from 'undici';
+import request from 'undici/lib/api/api-request.js';
+import Agent from 'undici/lib/dispatcher/agent.js';
 import { CancelledError, FlagError, ResponseError } from '../errors.js';
 import type { Env } from '../io.js';
 import { networkError, timeoutError } from './errors.js';
@@ -50,19 +52,20 @@ export class Transport {
 
   constructor(private readonly options: TransportOptions) {}
 
-  /** Loopback never goes through a proxy; everything else honours *_proxy / no_proxy. */
-  private dispatcherFor(url: URL): Dispatcher {
+  /** Loopback never goes through a proxy; everything else honours *_proxy / no_proxy. undici's
+   * proxy support (its whole index) is loaded only when a proxy is set. */
+  private async dispatcherFor(url: URL): Promise<Dispatcher> {
     const limits = {
       connectTimeout: this.options.timeoutMs,
       headersTimeout: this.options.timeoutMs,
       bodyTimeout: this.options.timeoutMs,
     };
-    if (isLoopbackHost(url.hostname)) {
+    const proxies = proxyEnv(this.options.env);
+    if (isLoopbackHost(url.hostname) || (!proxies.httpProxy && !proxies.httpsProxy)) {
       this.direct ??= new Agent(limits);
       return this.direct;
     }
     if (!this.proxied) {
-      const proxies = proxyEnv(this.options.env);
       for (const [name, value] of [
         ['HTTPS_PROXY', proxies.httpsProxy],
         ['HTTP_PROXY', proxies.httpProxy],
@@ -71,6 +74,11 @@ export class Transport {
           throw new FlagError(`${name} is not a valid URL: ${JSON.stringify(value)}`);
         }
       }
+      // Bundled, a CommonJS module comes back as its `default`.
+      const loaded = await import('undici');
+      const { EnvHttpProxyAgent, Pool } = (
+        'EnvHttpProxyAgent' in loaded ? loaded : (loaded as { default: typeof loaded }).default
+      ) as typeof loaded;
       this.proxied = new EnvHttpProxyAgent({
         ...proxies,
         ...limits,
@@ -85,7 +93,7 @@ export class Transport {
   /** One request and its whole (capped) body, within the time limit. */
   async exchange(out: Outgoing): Promise<Exchange> {
     const { timeoutMs } = this.options;
-    const dispatcher = this.dispatcherFor(out.url);
+    const dispatcher = await this.dispatcherFor(out.url);
     // A timer cleared as soon as the attempt ends: AbortSignal.timeout would keep every
     // request's signal alive for the whole time limit (thousands of them in a bulk add).
     const timeout = new AbortController();
@@ -100,11 +108,12 @@ export class Transport {
     });
     try {
       const exchange = (async () => {
-        const response = await request(out.url, {
+        const response = await request.call(dispatcher, {
+          origin: out.url.origin,
+          path: `${out.url.pathname}${out.url.search}`,
           method: out.method,
           headers: out.headers,
           body: out.body,
-          dispatcher,
           signal,
         });
         const body = await readCapped(response.body);

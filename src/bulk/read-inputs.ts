@@ -25,7 +25,7 @@ export function rejected(code: string, message: string): CliError {
  * back as `{ tooLong }` and the rest of it is skipped without being kept. */
 export async function* lines(
   stream: Readable,
-  max = MAX_LINE_BYTES,
+  max: () => number = () => MAX_LINE_BYTES,
 ): AsyncGenerator<string | { tooLong: number }> {
   let held: Buffer[] = [];
   let size = 0;
@@ -40,7 +40,7 @@ export async function* lines(
     for (let end = chunk.indexOf(10); ; end = chunk.indexOf(10)) {
       const piece = end === -1 ? chunk : chunk.subarray(0, end);
       if (!skipping) {
-        if (size + piece.length > max) {
+        if (size + piece.length > max()) {
           skipping = true;
           held = [];
         } else {
@@ -71,11 +71,15 @@ export async function* readInputs(stream: Readable): AsyncGenerator<Input> {
   let heldBytes = 0;
   let n = 0;
   let lineNo = 0;
-  for await (const next of lines(stream)) {
+  // An NDJSON line is one animal; the first line may be a whole minified JSON array.
+  const limit = () => (mode === 'ndjson' ? MAX_LINE_BYTES : MAX_DOCUMENT_BYTES);
+  for await (const next of lines(stream, limit)) {
     lineNo += 1;
     if (typeof next !== 'string') {
       if (mode !== 'ndjson') {
-        throw new FlagError(`--file: line ${lineNo} is longer than 1 MiB: ${EXPECTED}`);
+        throw new FlagError(
+          `--file: line ${lineNo} is longer than 256 MiB: ${EXPECTED}; nothing was sent`,
+        );
       }
       n += 1;
       yield { n, error: rejected('invalid_json', `line ${lineNo} is longer than 1 MiB`) };

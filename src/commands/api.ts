@@ -1,9 +1,10 @@
 // `store api <path>`: any request to the service, with the profile's key and every rule of the
 // HTTP layer (retries by method, time limits, the body cap, proxies, Ctrl-C). The proof that
 // the layer is general: nothing here is special-cased below this file.
+
 import { readFile } from 'node:fs/promises';
-import { STATUS_CODES } from 'node:http';
 import type { ApiClient, ApiResponse } from '../api/client.js';
+import { statusText } from '../api/status-text.js';
 import { FILES, words } from '../completion/hints.js';
 import type { Context } from '../context.js';
 import { FlagError } from '../errors.js';
@@ -213,7 +214,7 @@ function printResponse(response: ApiResponse, include: boolean, ctx: Context): v
   const shown = (text: string) =>
     io.stdoutIsTTY ? text.split('\n').map(sanitize).join('\n') : text;
   if (include) {
-    const lines = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}`.trimEnd()];
+    const lines = [`HTTP/1.1 ${response.status} ${statusText(response.status) ?? ''}`.trimEnd()];
     for (const [name, value] of Object.entries(response.headers)) {
       for (const one of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${one}`);
     }

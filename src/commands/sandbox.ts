@@ -40,7 +40,10 @@ export const command = defineCommand({
       ),
       defaultText: 'sandbox',
     },
-    data: fileFlag('--data <file>', 'keep the data in this JSON file (written atomically)'),
+    data: fileFlag(
+      '--data <file>',
+      'keep the data in this SQLite database file (created if missing)',
+    ),
     seed: {
       flags: '--seed <n>',
       description: 'start with n sample animals when there are none',
@@ -50,7 +53,7 @@ export const command = defineCommand({
   examples: [
     'store sandbox --seed 20',
     'store --profile sandbox pets list',
-    'store sandbox --port 0 --data ./sandbox.json',
+    'store sandbox --port 0 --data ./sandbox.db',
   ],
   run,
 });
@@ -63,7 +66,7 @@ export async function run(opts: SandboxCommandOptions, ctx: Context): Promise<vo
     );
   }
   // Loaded only here: no other command pays for the server.
-  const { startSandbox } = await import('../sandbox/server.js');
+  const { startSandbox, announceSandbox } = await import('../sandbox/server.js');
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
     sandbox = await startSandbox({
@@ -85,11 +88,15 @@ export async function run(opts: SandboxCommandOptions, ctx: Context): Promise<vo
     throw error;
   }
   io.out(`${sandbox.url}\n`);
+  // Recorded in the config folder, so that `store -p sandbox` finds it on any port.
+  const announcement = announceSandbox(ctx.env, sandbox.url, opts.apiKey, ctx.warn);
   io.err(`Sandbox listening at ${sandbox.url} with API key "${opts.apiKey}"; Ctrl-C stops it\n`);
+  io.err(`${announcement.readyLine}\n`);
   await new Promise<void>((resolve) => {
     if (signal.aborted) resolve();
     else signal.addEventListener('abort', () => resolve(), { once: true });
   });
+  announcement.withdraw();
   await sandbox.close();
   io.err('Sandbox stopped\n');
 }

@@ -5,6 +5,7 @@ import { FlagError } from '../errors.js';
 import type { Env } from '../io.js';
 import type { ConfigData, StoredProfile } from './file.js';
 import { quote } from './quote.js';
+import { runningSandboxUrl } from './sandbox-record.js';
 
 export interface ProfileSettings {
   baseUrl: string;
@@ -154,7 +155,7 @@ export function resolveProfile(
   name: string,
   source: ProfileSource = 'config',
 ): ResolvedProfile {
-  const settings = profileSettings(config, name);
+  const settings = withRunningSandbox(config, env, name, profileSettings(config, name));
   const storedKey = storedProfile(config, name)?.apiKey;
   let keySource: KeySource = 'none';
   if (env.STORE_API_KEY) keySource = 'env';
@@ -170,6 +171,21 @@ export function resolveProfile(
     apiKey: env.STORE_API_KEY || settings.apiKey,
     keySource,
   };
+}
+
+/** The built-in sandbox profile goes to the sandbox that runs (any port), as its record in
+ * the config folder says, unless the user set its base URL, or STORE_BASE_URL is set. */
+function withRunningSandbox(
+  config: ConfigData,
+  env: Env,
+  name: string,
+  settings: ProfileSettings,
+): ProfileSettings {
+  const stored = storedProfile(config, name);
+  if (name !== 'sandbox' || stored?.baseUrl || env.STORE_BASE_URL) return settings;
+  const url = runningSandboxUrl(env);
+  if (url === undefined) return settings;
+  return { ...settings, baseUrl: url, messagesUrl: stored?.messagesUrl ?? url };
 }
 
 /** `****` and the last four characters: the only form a key is shown in. */

@@ -6,10 +6,14 @@
 //   -> JSON 400 invalid_json -> schema / query / petId 400 -> pet missing 404 -> success.
 // An unknown path answers 404 even without a key: it tells a caller with a wrong base URL
 // (e.g. one missing /v1) what is wrong instead of blaming the key.
+//
+// Routes are per method: HEAD is answered wherever GET is (same status and headers, no
+// body). PUT, PATCH and DELETE on /v1/pets/{petId} are the sandbox's own: the spec says
+// operations that change or remove animals are "not shown".
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { parseJson, stringifyJson } from '../json.js';
+import { stringifyJson } from '../json.js';
 import {
   INT64_MAX,
   INT64_MIN,
@@ -22,7 +26,11 @@ import {
   PetStatus,
 } from '../schemas.js';
 import * as z from '../zod.js';
-import { Store } from './store.js';
+import { BodyError, parseBody } from './body.js';
+
+export { announceSandbox } from './announce.js';
+
+import { IdsExhaustedError, type PetPatch as PetPatchInput, StorageError, Store } from './store.js';
 
 export interface SandboxOptions {
   port: number;
@@ -45,12 +53,20 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 const DRAIN_LIMIT_BYTES = 8 * MAX_BODY_BYTES;
 
 // getPet is deprecated: RFC 9745 Deprecation (since 2026-01-01), RFC 8594 Sunset (removal on
-// 5 Dec 2030, as the spec says) and a link to its replacement, on every response of the route.
+// 5 Dec 2030, as the spec says) and a link to its replacement, on every response to GET (and
+// HEAD) of the route, failures included; the sandbox's own methods on the path are not deprecated.
 const DEPRECATION_HEADERS = {
   Deprecation: `@${Date.UTC(2026, 0, 1) / 1000}`,
   Sunset: new Date(Date.UTC(2030, 11, 5)).toUTCString(),
   Link: '</v1/pets?status=available>; rel="successor-version"',
 };
+
+/** PATCH's body: any NewPet fields; `status: null` removes the status (merge patch). */
+const PetPatch = z.looseObject({
+  name: z.optional(NewPet.shape.name),
+  categoryId: z.optional(NewPet.shape.categoryId),
+  status: z.optional(z.nullable(PetStatus)),
+}) satisfies z.ZodMiniType<PetPatchInput>;
 
 /** A failure answered with the Error body {code, message, status}. */
 class HttpError extends Error {
@@ -72,7 +88,8 @@ interface Request {
 }
 interface Reply {
   status: number;
-  body: unknown;
+  /** Left out for a reply without a body (204). */
+  body?: unknown;
 }
 type Handler = (request: Request) => Reply | Promise<Reply>;
 
@@ -102,12 +119,11 @@ function listPets({ query, store }: Request): Reply {
 }
 
 async function createPet({ req, store }: Request): Promise<Reply> {
-  const pet = store.addPet(await readBody(req, NewPet));
-  await store.save();
-  return { status: 201, body: pet };
+  return { status: 201, body: await store.addPet(await readBody(req, NewPet)) };
 }
 
-function getPet({ params: [text = ''], store }: Request): Reply {
+/** The {petId} path segment as an int64. */
+function petId(text: string): bigint {
   const id = /^-?\d+$/.test(text) ? BigInt(text) : undefined;
   if (id === undefined || id < INT64_MIN || id > INT64_MAX) {
     throw new HttpError(
@@ -116,15 +132,44 @@ function getPet({ params: [text = ''], store }: Request): Reply {
       `petId: must be an integer in the int64 range, got ${JSON.stringify(text)}`,
     );
   }
-  const pet = store.getPet(id);
+  return id;
+}
+
+function found<T>(id: bigint, pet: T | undefined): T {
   if (pet === undefined) throw new HttpError(404, 'pet_not_found', `no pet with id ${id}`);
-  return { status: 200, body: pet };
+  return pet;
+}
+
+function getPet({ params: [text = ''], store }: Request): Reply {
+  const id = petId(text);
+  return { status: 200, body: found(id, store.getPet(id)) };
+}
+
+// The sandbox's own: PUT replaces the animal with a NewPet (a status left out is removed).
+async function replacePet({ req, params: [text = ''], store }: Request): Promise<Reply> {
+  const input = await readBody(req, NewPet);
+  const id = petId(text);
+  return { status: 200, body: found(id, await store.replacePet(id, input)) };
+}
+
+// The sandbox's own: PATCH changes only the NewPet fields given (JSON merge patch, RFC 7396:
+// `"status": null` removes the status).
+async function patchPet({ req, params: [text = ''], store }: Request): Promise<Reply> {
+  const patch = await readBody(req, PetPatch, 415, MERGE_PATCH_TYPES);
+  const id = petId(text);
+  return { status: 200, body: found(id, await store.patchPet(id, patch)) };
+}
+
+// The sandbox's own: DELETE answers 204 without a body.
+async function deletePet({ params: [text = ''], store }: Request): Promise<Reply> {
+  const id = petId(text);
+  found(id, (await store.deletePet(id)) || undefined);
+  return { status: 204 };
 }
 
 // 201 like createPet: the message is a new resource.
 async function sendMessage({ req, store }: Request): Promise<Reply> {
-  const message = store.addMessage((await readBody(req, NewMessage, 400)).message);
-  await store.save();
+  const message = await store.addMessage((await readBody(req, NewMessage, 400)).message);
   return { status: 201, body: message };
 }
 
@@ -132,18 +177,54 @@ function listOrders({ store }: Request): Reply {
   return { status: 200, body: store.listOrders() };
 }
 
-interface Route {
-  pattern: RegExp;
-  methods: Record<string, Handler>;
+interface Operation {
+  run: Handler;
+  /** Headers on every response of this operation, failures included. */
   headers?: Record<string, string>;
 }
 
+interface Route {
+  pattern: RegExp;
+  operations: Record<string, Operation>;
+}
+
 const ROUTES: Route[] = [
-  { pattern: /^\/v1\/pets$/, methods: { GET: listPets, POST: createPet } },
-  { pattern: /^\/v1\/pets\/([^/]+)$/, methods: { GET: getPet }, headers: DEPRECATION_HEADERS },
-  { pattern: /^\/v1\/messages$/, methods: { POST: sendMessage } },
-  { pattern: /^\/v1\/store\/orders$/, methods: { GET: listOrders } },
+  { pattern: /^\/v1\/pets$/, operations: { GET: { run: listPets }, POST: { run: createPet } } },
+  {
+    pattern: /^\/v1\/pets\/([^/]+)$/,
+    operations: {
+      GET: { run: getPet, headers: DEPRECATION_HEADERS },
+      PUT: { run: replacePet },
+      PATCH: { run: patchPet },
+      DELETE: { run: deletePet },
+    },
+  },
+  { pattern: /^\/v1\/messages$/, operations: { POST: { run: sendMessage } } },
+  { pattern: /^\/v1\/store\/orders$/, operations: { GET: { run: listOrders } } },
 ];
+
+/** The operation for a method; HEAD is GET without the body (node:http drops it). */
+function operationFor(route: Route, method: string): Operation | undefined {
+  if (Object.hasOwn(route.operations, method)) return route.operations[method];
+  return method === 'HEAD' ? route.operations.GET : undefined;
+}
+
+function allowedMethods(route: Route): string {
+  return Object.keys(route.operations)
+    .flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method]))
+    .join(', ');
+}
+
+/** Path parameters, percent-decoded (`/v1/pets/%31` is pet 1). */
+function pathParams(route: Route, pathname: string): string[] {
+  return (route.pattern.exec(pathname)?.slice(1) ?? []).map((raw) => {
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return raw; // a malformed escape is reported as written
+    }
+  });
+}
 
 /** A query parameter given at most once. */
 function singleParam(query: URLSearchParams, name: string): string | undefined {
@@ -152,28 +233,28 @@ function singleParam(query: URLSearchParams, name: string): string | undefined {
   return values[0];
 }
 
+const JSON_TYPES = ['application/json'];
+const MERGE_PATCH_TYPES = ['application/json', 'application/merge-patch+json'];
+
 /** `wrongTypeStatus`: the spec gives 400 for a content type that is not JSON on the messaging
  * operation (4.4); elsewhere it is silent, and 415 is the HTTP answer. */
 async function readBody<T extends z.ZodMiniType>(
   req: IncomingMessage,
   schema: T,
   wrongTypeStatus: 400 | 415 = 415,
+  mediaTypes: string[] = JSON_TYPES,
 ): Promise<z.output<T>> {
-  const mediaType = req.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
-  if (mediaType !== 'application/json') {
+  const mediaType = req.headers['content-type']?.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (!mediaTypes.includes(mediaType)) {
     const code = wrongTypeStatus === 415 ? 'unsupported_media_type' : 'invalid_content_type';
-    throw new HttpError(wrongTypeStatus, code, 'Content-Type must be application/json');
+    throw new HttpError(wrongTypeStatus, code, `Content-Type must be ${mediaTypes.join(' or ')}`);
   }
-  const text = await readText(req);
   let json: unknown;
   try {
-    json = parseJson(text);
+    json = parseBody(await readBytes(req));
   } catch (err) {
-    throw new HttpError(
-      400,
-      'invalid_json',
-      `request body is not valid JSON: ${(err as Error).message}`,
-    );
+    if (err instanceof BodyError) throw new HttpError(400, err.code, err.message);
+    throw err;
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
@@ -185,8 +266,8 @@ async function readBody<T extends z.ZodMiniType>(
   return parsed.data;
 }
 
-/** Reads the body as UTF-8, refusing (without buffering) more than MAX_BODY_BYTES. */
-function readText(req: IncomingMessage): Promise<string> {
+/** Reads the body, refusing (without buffering) more than MAX_BODY_BYTES. */
+function readBytes(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -210,7 +291,7 @@ function readText(req: IncomingMessage): Promise<string> {
       // unread data resets the connection, and the client could lose the 413 before reading it.
       if (size > DRAIN_LIMIT_BYTES) req.socket.destroy();
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     // The client went away mid-body: nobody reads the answer, but it must not count as a crash.
     req.on('error', () =>
       reject(new HttpError(400, 'incomplete_body', 'the request body was cut off')),
@@ -230,6 +311,8 @@ function keyChecker(apiKey: string): (header: string | undefined) => boolean {
   };
 }
 
+/** Writes a reply; `body` undefined is a reply without one (204). For HEAD, node:http sends
+ * the headers (Content-Length included) and drops the body. */
 function send(
   res: ServerResponse,
   status: number,
@@ -237,6 +320,10 @@ function send(
   headers: Record<string, string> = {},
 ) {
   if (res.headersSent) return void res.destroy();
+  if (body === undefined) {
+    res.writeHead(status, headers);
+    return void res.end();
+  }
   const text = stringifyJson(body);
   res.writeHead(status, {
     ...headers,
@@ -244,6 +331,20 @@ function send(
     'Content-Length': Buffer.byteLength(text),
   });
   res.end(text);
+}
+
+/** The answer to a failure: an HttpError as it is, the store's failures as 5xx. */
+function httpError(err: unknown, log?: (line: string) => void): HttpError {
+  if (err instanceof HttpError) return err;
+  // 507: the server cannot store another pet, whatever is sent; a 4xx would blame a valid
+  // request, a 500 would hide that it is a known, permanent limit.
+  if (err instanceof IdsExhaustedError) return new HttpError(507, 'ids_exhausted', err.message);
+  if (err instanceof StorageError) {
+    log?.(`error: ${err.message}`);
+    return new HttpError(500, 'storage_error', `${err.message}; nothing was stored`);
+  }
+  log?.(`error: ${(err as Error)?.stack ?? err}`);
+  return new HttpError(500, 'internal_error', `internal error: ${(err as Error)?.message ?? err}`);
 }
 
 // Requests node:http cannot parse never reach the handler; answer them with an Error body too.
@@ -264,7 +365,7 @@ function onClientError(err: NodeJS.ErrnoException, socket: Socket) {
 
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   if (options.apiKey === '') throw new Error('the sandbox API key must not be empty');
-  const store = await Store.open(options.dataFile, options.seed);
+  const store = await Store.open(options.dataFile, options.seed, options.log);
   const checkKey = keyChecker(options.apiKey);
 
   const dispatch = (
@@ -275,7 +376,11 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   ) => {
     const route = ROUTES.find((candidate) => candidate.pattern.test(pathname));
     if (route === undefined) throw new HttpError(404, 'not_found', `no such path: ${pathname}`);
-    for (const [name, value] of Object.entries(route.headers ?? {})) res.setHeader(name, value);
+    const method = req.method ?? '';
+    const operation = operationFor(route, method);
+    for (const [name, value] of Object.entries(operation?.headers ?? {})) {
+      res.setHeader(name, value);
+    }
     if (!checkKey(req.headers.authorization)) {
       throw new HttpError(
         401,
@@ -286,15 +391,13 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         },
       );
     }
-    const method = req.method ?? '';
-    const handler = Object.hasOwn(route.methods, method) ? route.methods[method] : undefined;
-    if (handler === undefined) {
+    if (operation === undefined) {
       throw new HttpError(405, 'method_not_allowed', `${method} is not allowed on ${pathname}`, {
-        Allow: Object.keys(route.methods).join(', '),
+        Allow: allowedMethods(route),
       });
     }
-    const params = route.pattern.exec(pathname)?.slice(1) ?? [];
-    return handler({ req, query: new URLSearchParams(search), params, store });
+    const params = pathParams(route, pathname);
+    return operation.run({ req, query: new URLSearchParams(search), params, store });
   };
 
   const server = createServer((req, res) => {
@@ -314,15 +417,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     ).then(
       (reply) => send(res, reply.status, reply.body),
       (err: unknown) => {
-        if (!(err instanceof HttpError)) options.log?.(`error: ${(err as Error)?.stack ?? err}`);
-        const { status, code, message, headers } =
-          err instanceof HttpError
-            ? err
-            : new HttpError(
-                500,
-                'internal_error',
-                `internal error: ${(err as Error)?.message ?? err}`,
-              );
+        const { status, code, message, headers } = httpError(err, options.log);
         send(res, status, { code, message, status }, headers);
       },
     );
@@ -341,14 +436,18 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const reachable = { '0.0.0.0': '127.0.0.1', '::': '::1' }[options.host] ?? options.host;
   const host = reachable.includes(':') ? `[${reachable}]` : reachable;
 
+  let closing: Promise<void> | undefined;
   return {
     url: `http://${host}:${port}/v1`,
     port,
-    async close() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
-      await store.flush();
+    close() {
+      closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        await closed;
+        store.close();
+      })();
+      return closing;
     },
   };
 }

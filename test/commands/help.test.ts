@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { run } from '../helpers/cli.js';
-import { commandPaths } from '../helpers/tree.js';
+import { commandPaths, visibleNames } from '../helpers/tree.js';
 
 const PATHS = commandPaths();
 
@@ -70,6 +70,176 @@ describe('version', () => {
       code: 0,
       stdout: `${pkg.version}\n`,
       stderr: '',
+      prompts: [],
+    });
+  });
+});
+
+// The contract's tables (cli-contract.md, "Global options", "Errors and exit codes"), row for
+// row: names without their Markdown code marks, meanings verbatim.
+const ENVIRONMENT = `Environment variables
+
+Each applies to the one invocation it is set for.
+
+With a flag (the flag wins):
+
+  VARIABLE              FLAG                  MEANING
+  STORE_PROFILE         -p, --profile <name>  profile to use; default: the current profile in the config, else \`production\`
+  NO_COLOR (any value)  --no-color            no ANSI colour; \`FORCE_COLOR=1\` forces it on a non-TTY
+  STORE_DEBUG=1         --debug               trace each HTTP exchange on stderr; the key is shown masked (\`Bearer ****wxyz\`)
+  STORE_TIMEOUT         --timeout <seconds>   per-request time limit, default 30
+
+Others:
+
+  VARIABLE                                                  MEANING
+  STORE_API_KEY                                             API key for this invocation; wins over the stored one
+  STORE_BASE_URL                                            base URL (including \`/v1\`) for this invocation; wins over the profile's
+  STORE_MESSAGES_URL                                        base URL of the messaging operation; wins over the profile's
+  STORE_CONFIG_DIR                                          folder that holds \`config.json\`; default the platform config folder (XDG on Linux)
+  HTTPS_PROXY, HTTP_PROXY, NO_PROXY (and lower-case forms)  honoured for every request
+
+Precedence, highest first: flag, environment variable, profile in config, built-in default.
+
+Examples:
+  $ STORE_PROFILE=staging store pets list
+  $ STORE_API_KEY="$KEY" STORE_BASE_URL=http://127.0.0.1:4010/v1 store orders list
+  $ NO_COLOR=1 store profile list
+`;
+
+const EXIT_CODES = `Exit codes
+
+  EXIT  MEANING
+  0     success (an empty list is a success)
+  1     any other failure: unexpected status or response shape, unreadable config, internal error
+  2     usage: unknown command or flag, missing or invalid argument or flag value, refused configuration — nothing was sent
+  3     the API rejected the input (HTTP 400, and other 4xx not listed here)
+  4     authentication missing or rejected (no key, HTTP 401 or 403)
+  5     not found (HTTP 404)
+  6     network: connection refused or reset, DNS, TLS, timeout
+  7     service unavailable: HTTP 5xx or 429, after retries
+  130   interrupted (Ctrl-C)
+
+\`pets add --file\` exits 0 only when every object was created; otherwise with the code of the
+first failure in input order, after reporting every one. An object that fails the client's own
+validation is not sent and counts as rejected input (exit 3); a file that is not JSON/NDJSON at
+all is a usage error (exit 2) and nothing is sent.
+
+Examples:
+  $ store pets get 42 || echo "failed with exit $?"
+  $ store auth status >/dev/null 2>&1 || store auth login
+`;
+
+const FORMATTING = `Output formats
+
+Results go to stdout; warnings, progress and errors go to stderr, so a pipe carries data only.
+The same command prints one of three forms:
+
+Table (stdout is a terminal)
+  Aligned columns with a header, the status in colour. Made for reading: do not parse it.
+
+Tab-separated (stdout is a pipe or a file, no --json)
+  A header line, then one line per row, the fields separated by one tab: no borders, no
+  truncation, and no colour unless FORCE_COLOR asks for it. A tab, a newline or another
+  control character inside a value is shown escaped (\\t, \\n, \\x1b), so a row is one line.
+
+JSON (--json)
+  One JSON document on stdout: an array for a list, an object for one item, exactly the API's
+  data, fields the client does not know included and ids above 2^53 digit for digit.
+  Indented on a terminal, one line otherwise. \`pets add --file --json\` prints one JSON
+  object per input object instead (NDJSON): the created animal, or
+  {"input": n, "error": {code, message, status}} for the n-th one that was not created.
+
+On failure stdout is empty (except for \`pets add --file\`) and stderr has one line:
+  error: <message> (<code>, HTTP <status>)
+or, with --json:
+  {"error":{"code":…,"message":…,"status":…}}
+The exit code tells the kind of failure: see \`store help exit-codes\`.
+
+Examples:
+  $ store pets list --status available | tail -n +2 | cut -f2
+  $ store pets list | awk -F'\\t' 'NR > 1 && $4 == "sold" { print $1 }'
+  $ store pets list --json | jq -r '.[].name'
+  $ store pets add --file animals.ndjson --json > results.ndjson
+`;
+
+describe('store help <topic>', () => {
+  it.each([
+    ['environment', ENVIRONMENT],
+    ['exit-codes', EXIT_CODES],
+    ['formatting', FORMATTING],
+  ])('store help %s prints the topic on stdout, exit 0', async (topic, text) => {
+    expect(await run(['help', topic])).toEqual({ code: 0, stdout: text, stderr: '', prompts: [] });
+  });
+
+  it('lists the topics at the end of `store --help`', async () => {
+    const result = await run(['--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /\n\nHelp topics:\n {2}\$ store help environment {2}# environment variables, and which setting wins\n {2}\$ store help exit-codes {3}# what each exit code means\n {2}\$ store help formatting {3}# table, tab-separated and JSON output, for scripts\n\n$/,
+    );
+  });
+
+  it.each([
+    [[], ['--help']],
+    [['pets'], ['pets', '--help']],
+    [
+      ['pets', 'list'],
+      ['pets', 'list', '--help'],
+    ],
+    [
+      ['profile', 'use'],
+      ['profile', 'use', '--help'],
+    ],
+  ])('store help %j prints what --help prints, exit 0', async (names, flag) => {
+    const expected = await run(flag);
+    expect(expected.stdout).toMatch(/^Usage: store /);
+    expect(await run(['help', ...names])).toEqual({ ...expected, code: 0 });
+  });
+
+  it.each([
+    ['envirnment', 'unknown help topic "envirnment" (did you mean environment?)'],
+    ['exit', 'unknown help topic "exit" (did you mean exit-codes?)'],
+    ['formating', 'unknown help topic "formating" (did you mean formatting?)'],
+    ['pest', 'unknown help topic "pest" (did you mean pets?)'],
+    [
+      'colours',
+      `unknown help topic "colours"; topics: environment, exit-codes, formatting; commands: ${visibleNames().join(', ')}`,
+    ],
+  ])('store help %s: exit 2 with a suggestion when one is close', async (name, message) => {
+    expect(await run(['help', name])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: ${message}\n`,
+      prompts: [],
+    });
+  });
+
+  it('suggests the closest subcommand for an unknown one', async () => {
+    expect(await run(['help', 'pets', 'lst'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: unknown command "pets lst" (did you mean pets list?)\n',
+      prompts: [],
+    });
+    expect(await run(['help', 'pets', 'feed'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: unknown command "pets feed"; commands of pets: list, add, get\n',
+      prompts: [],
+    });
+  });
+
+  it('keeps commander\'s "did you mean" for an unknown command', async () => {
+    expect(await run(['hlep'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "error: unknown command 'hlep' (Did you mean help?)\n",
+      prompts: [],
+    });
+    expect(await run(['pets', 'lst'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "error: unknown command 'lst' (Did you mean list?)\n",
       prompts: [],
     });
   });

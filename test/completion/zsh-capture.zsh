@@ -1,5 +1,5 @@
 # Prints the words zsh's completion system offers for a command line, one per line:
-#   zsh -f zsh-capture.zsh <folder for $fpath> <command line>
+#   zsh -f zsh-capture.zsh <folder for $fpath> <command line> <compinit dump file>
 # Completion only runs inside the line editor, so this types the line and a TAB into an
 # interactive zsh in a pseudo-terminal (zpty), where compadd reports what it is given.
 
@@ -8,7 +8,9 @@ if [[ $1 == --inner ]]; then
   PROMPT= RPROMPT=
   unsetopt zle_bracketed_paste
   fpath=($2 $fpath)
-  autoload -Uz compinit && compinit -u -D
+  # The dump (made once per test run, as a user's ~/.zcompdump is made once) spares the scan of
+  # every folder on $fpath that makes a first compinit slow.
+  autoload -Uz compinit && compinit -u -d $3
   zstyle ':completion:*' list-grouped false
   zstyle ':completion:*' insert-tab false
   # Every word offered is printed between \x1f marks instead (the marks, as escapes here,
@@ -31,7 +33,7 @@ fi
 
 zmodload zsh/zpty || exit 2
 zpty capture zsh -f -i
-zpty -w capture "source ${(q)0:A} --inner ${(q)1}"
+zpty -w capture "source ${(q)0:A} --inner ${(q)1} ${(q)3}"
 zpty -w capture "$2"$'\t'
 local out
 while zpty -r capture out; do

@@ -5,10 +5,10 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { afterEach } from 'vitest';
 import { CancelledError } from '../../src/errors.js';
 import { colorAllowed, createIO, type Env, type IOStreams, readAll } from '../../src/io.js';
 import { type MainDeps, main } from '../../src/main.js';
+import { afterThisTest } from './cleanup.js';
 
 export interface RunOptions {
   env?: Record<string, string | undefined>;
@@ -90,19 +90,12 @@ export function testIO(
   return { io, out, err, prompts };
 }
 
-let configDirs: string[] = [];
-
 /** A fresh, empty config folder, removed after the test. */
 export function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'store-test-'));
-  configDirs.push(dir);
+  afterThisTest(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
-
-afterEach(() => {
-  for (const dir of configDirs) rmSync(dir, { recursive: true, force: true });
-  configDirs = [];
-});
 
 /** Base environment: an empty config folder, no colour hints, no proxies. */
 export function baseEnv(

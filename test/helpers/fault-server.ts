@@ -1,7 +1,10 @@
-// A loopback HTTP server whose every answer the test scripts, recording what it was sent.
+// Real servers on loopback, for what nock cannot fake (resets, stalls, timeouts, proxies, TLS):
+// faultServer scripts every answer and records what it was sent; listen() runs any other server
+// (HTTPS, a CONNECT proxy). Both are closed after each test.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { afterEach } from 'vitest';
+import { afterThisTest } from './cleanup.js';
 
 export interface SeenRequest {
   method: string;
@@ -22,15 +25,15 @@ export interface FaultServer {
   seen: SeenRequest[];
 }
 
-let servers: Server[] = [];
-
-afterEach(async () => {
-  for (const server of servers) {
+/** Listens on an ephemeral loopback port until the end of the test; returns the port. */
+export async function listen(server: Server | HttpsServer): Promise<number> {
+  afterThisTest(async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
-  }
-  servers = [];
-});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
 
 export async function faultServer(handler: FaultHandler): Promise<FaultServer> {
   const seen: SeenRequest[] = [];
@@ -48,9 +51,7 @@ export async function faultServer(handler: FaultHandler): Promise<FaultServer> {
       handler(req, res, seen.length);
     });
   });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const origin = `http://127.0.0.1:${await listen(server)}`;
   return { origin, url: `${origin}/v1`, seen };
 }
 

@@ -1,39 +1,28 @@
-// nock for the in-process tests: no real connection is ever made, and every request
-// nock did not expect is recorded so a test can assert that nothing was sent.
+// nock for the in-process tests. The rules (no connection off loopback, interceptors all used,
+// no unexpected request) are switched on for every file by test/setup.ts, not by importing this.
 import nock from 'nock';
-import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 
 export const API = 'https://api.animal-store.example';
 export const STAGING = 'https://staging.api.animal-store.example';
 export const KEY = 'test-key-abcdwxyz';
 
+/** Requests nock saw that no interceptor answered and that did not go to a loopback server;
+ * emptied before each test, asserted empty after it (test/setup.ts). */
 export const unexpected: string[] = [];
 
-const onNoMatch = (req: { method?: string; path?: string; host?: string }) => {
-  unexpected.push(`${req.method} ${req.host ?? ''}${req.path ?? ''}`);
-};
+/** host or host:port on the loopback interface: the only place a test may really connect to. */
+export function isLoopbackHost(host: string): boolean {
+  return /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\])(:\d+)?$/.test(host);
+}
 
-beforeAll(() => {
-  nock.disableNetConnect();
-  nock.emitter.on('no match', onNoMatch);
-});
-
-beforeEach(() => {
-  unexpected.length = 0;
-});
-
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  // A test that declared an interceptor it did not use, or sent a request nobody expected, fails.
-  expect(pending, 'interceptors declared but not called').toEqual([]);
-  expect(unexpected, 'requests nobody expected').toEqual([]);
-});
-
-afterAll(() => {
-  nock.emitter.off('no match', onNoMatch);
-  nock.enableNetConnect();
-});
+/** nock's 'no match' listener (test/setup.ts): a request to a real loopback server passes
+ * through nock unless the test mocked that origin; anything else was unexpected. */
+export function recordUnexpected(req: { method: string; url: string }): void {
+  const url = new URL(req.url);
+  const mocked = nock.activeMocks().some((mock) => mock.includes(`//${url.host}/`));
+  if (isLoopbackHost(url.host) && !mocked) return;
+  unexpected.push(`${req.method} ${url.host}${url.pathname}${url.search}`);
+}
 
 /** nock scope for the production base URL, expecting the test key. */
 export function api(base = API, key = KEY) {

@@ -4,6 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterThisTest } from './cleanup.js';
 import { tempDir } from './cli.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/store.js', import.meta.url));
@@ -15,9 +16,21 @@ export interface ProcessResult {
   stderr: string;
 }
 
+/**
+ * Node's compile cache for the processes tests start (bin/store.js keeps it under
+ * XDG_CACHE_HOME): one for the checkout, so that they start warm, as a user's store does.
+ */
+const XDG_CACHE_HOME = fileURLToPath(new URL('../../node_modules/.cache/test', import.meta.url));
+
 /** A clean environment: no colour hints, no proxies, an empty config folder. */
 export function processEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: tempDir(), STORE_CONFIG_DIR: tempDir(), ...extra };
+  return {
+    PATH: process.env.PATH,
+    HOME: tempDir(),
+    STORE_CONFIG_DIR: tempDir(),
+    XDG_CACHE_HOME,
+    ...extra,
+  };
 }
 
 export async function store(
@@ -52,6 +65,9 @@ export interface SandboxProcess {
   env(extra?: Record<string, string>): NodeJS.ProcessEnv;
   /** Stops it with a signal and returns how it ended. */
   stop(signal?: NodeJS.Signals): Promise<ProcessResult>;
+  /** Resolves once the request log on stderr holds `text` (e.g. 'POST /v1/pets 201'): a test
+   * waits for the event itself rather than for a guessed delay. */
+  logged(text: string): Promise<void>;
 }
 
 const running = new Set<ChildProcess>();
@@ -62,6 +78,7 @@ export async function startSandbox(args: string[] = []): Promise<SandboxProcess>
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
+  afterThisTest(() => child.kill('SIGKILL'));
   const result = collect(child);
   const url = await new Promise<string>((resolve, reject) => {
     let seen = '';
@@ -71,9 +88,26 @@ export async function startSandbox(args: string[] = []): Promise<SandboxProcess>
     });
     child.once('close', () => reject(new Error(`sandbox exited early: ${seen}`)));
   });
+  let log = '';
+  const waiting = new Set<() => void>();
+  child.stderr.on('data', (chunk) => {
+    log += chunk;
+    for (const check of waiting) check();
+  });
   return {
     url,
     child,
+    logged: (text) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (!log.includes(text)) return;
+          waiting.delete(check);
+          resolve();
+        };
+        waiting.add(check);
+        check();
+        child.once('close', () => reject(new Error(`sandbox exited before logging ${text}`)));
+      }),
     env: (extra = {}) =>
       processEnv({
         STORE_PROFILE: 'sandbox',
@@ -90,7 +124,7 @@ export async function startSandbox(args: string[] = []): Promise<SandboxProcess>
   };
 }
 
-/** Kills any sandbox a failed test left running. */
+/** Kills any sandbox a failed test left running (test/setup.ts also does, after every test). */
 export function killAll(): void {
   for (const child of running) child.kill('SIGKILL');
   running.clear();
@@ -124,9 +158,12 @@ export async function modulesLoaded(
     spawn(process.execPath, ['--input-type=module', '-e', probe], { env }),
   );
   const lines = result.stderr.split('\n');
-  const files = (JSON.parse(lines.pop() ?? '[]') as string[]).filter((url) =>
-    url.startsWith('file:'),
-  );
+  // Each file once: the hook sees a module every time something imports it.
+  const files = [
+    ...new Set(
+      (JSON.parse(lines.pop() ?? '[]') as string[]).filter((url) => url.startsWith('file:')),
+    ),
+  ];
   return {
     ...result,
     stderr: lines.join('\n'),

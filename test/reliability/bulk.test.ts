@@ -285,3 +285,21 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     });
   });
 });
+
+describe('pets add --file: a minified array on one line, and no end of line at all', () => {
+  it('reads a JSON array of more than 1 MiB on a single line', async () => {
+    const server = await faultServer((_req, res, n) =>
+      reply(res, 201, JSON.stringify({ id: n, ...JSON.parse(server.seen[n - 1]?.body ?? '{}') })),
+    );
+    const pets = Array.from({ length: 3 }, (_, i) => ({
+      name: `${'n'.repeat(400_000)}${i}`,
+      categoryId: 1,
+    }));
+    const result = await run(['pets', 'add', '--file', '-', '--json'], {
+      env: envFor(server.url),
+      stdin: JSON.stringify(pets),
+    });
+    expect(result.code).toBe(0);
+    expect(server.seen).toHaveLength(3);
+  });
+});

@@ -294,3 +294,19 @@ describe('bad responses', () => {
     );
   });
 });
+
+describe('a huge Error message', () => {
+  it('is cut to one readable line, saying how much was left out', async () => {
+    const message = 'x'.repeat(20 * 1024 * 1024);
+    const server = await faultServer((_req, res) =>
+      reply(res, 400, JSON.stringify({ code: 'bad', message, status: 400 })),
+    );
+    const result = await run(['pets', 'list'], { env: envFor(server.url) });
+    expect(result).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: `error: ${'x'.repeat(1000)}… (${20 * 1024 * 1024 - 1000} more characters) (bad, HTTP 400)\n`,
+      prompts: [],
+    });
+  });
+});

@@ -1,14 +1,14 @@
 // Where the key may go and how the config is kept, as a user's shell meets it: real processes.
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { type AddressInfo, connect, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSetup } from '../helpers/cli.js';
-import { faultServer, reply } from '../helpers/fault-server.js';
+import { faultServer, listen, reply } from '../helpers/fault-server.js';
 import { BIN, collect, processEnv, store } from '../helpers/process.js';
 
 const KEY = 'proxy-key-2468';
@@ -72,7 +72,6 @@ describe('the config file', () => {
 
 describe('HTTPS_PROXY, NO_PROXY and loopback', () => {
   let certDir: string;
-  const servers: Server[] = [];
 
   beforeAll(() => {
     certDir = mkdtempSync(join(tmpdir(), 'store-cert-'));
@@ -101,19 +100,6 @@ describe('HTTPS_PROXY, NO_PROXY and loopback', () => {
   });
 
   afterAll(() => rmSync(certDir, { recursive: true, force: true }));
-
-  afterEach(async () => {
-    for (const server of servers.splice(0)) {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    }
-  });
-
-  async function listen(server: Server): Promise<number> {
-    servers.push(server);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return (server.address() as AddressInfo).port;
-  }
 
   /** The API at https://api.proxy.test, and a CONNECT proxy that leads there. */
   async function apiBehindProxy() {

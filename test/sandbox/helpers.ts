@@ -1,8 +1,5 @@
 // Shared set-up for the sandbox tests: servers on ephemeral loopback ports, temp dirs, and a
 // small HTTP helper over undici (real requests, no mocks).
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { request } from 'undici';
 import { parseJson } from '../../src/json.js';
@@ -11,25 +8,20 @@ import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandb
 export const KEY = 'test-key-7f3a9c';
 export const AUTH = `Bearer ${KEY}`;
 
-const sandboxes: Sandbox[] = [];
-const dirs: string[] = [];
+/** A fresh temp folder, removed after the test (by test/setup.ts). */
+export { tempDir } from '../helpers/cli.js';
 
-/** Closes every sandbox and removes every temp dir made by the current test; use in afterEach. */
+const sandboxes: Sandbox[] = [];
+
+/** Closes every sandbox started by the current test; use in afterEach. */
 export async function cleanup(): Promise<void> {
   await Promise.all(sandboxes.splice(0).map((sandbox) => sandbox.close()));
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 export async function start(options: Partial<SandboxOptions> = {}): Promise<Sandbox> {
   const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', apiKey: KEY, ...options });
   sandboxes.push(sandbox);
   return sandbox;
-}
-
-export function tempDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'store-sandbox-'));
-  dirs.push(dir);
-  return dir;
 }
 
 export interface CallOptions {

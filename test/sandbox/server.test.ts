@@ -2,7 +2,16 @@ import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { AUTH, type CallOptions, call, cleanup, errorBody, KEY, start } from './helpers.js';
+import {
+  AUTH,
+  type CallOptions,
+  call,
+  cleanup,
+  errorBody,
+  KEY,
+  type Response,
+  start,
+} from './helpers.js';
 
 afterEach(cleanup);
 
@@ -196,7 +205,12 @@ describe('POST /v1/pets', () => {
   it.each([
     ['missing name', { categoryId: 1 }, 'name: Invalid input: expected string, received undefined'],
     ['missing categoryId', { name: 'Rex' }, 'categoryId: must be an integer in the int64 range'],
-    ['empty name', { name: '', categoryId: 1 }, 'name: must be a non-empty string'],
+    ['empty name', { name: '', categoryId: 1 }, 'name: must contain a non-whitespace character'],
+    [
+      'blank name',
+      { name: ' \t\u00a0\u3000', categoryId: 1 },
+      'name: must contain a non-whitespace character',
+    ],
     [
       'numeric name',
       { name: 5, categoryId: 1 },
@@ -227,6 +241,66 @@ describe('POST /v1/pets', () => {
     const res = await post({ body: JSON.stringify(input) })();
     expect(res.status).toBe(400);
     expect(res.json).toEqual(errorBody(400, 'invalid_body', message));
+  });
+
+  it.each([
+    ['1e16', '10000000000000000'],
+    ['1E2', '100'],
+    ['9.223372036854775807e18', '9223372036854775807'],
+    ['-9223372036854775808e0', '-9223372036854775808'],
+    ['12.5e1', '125'],
+    ['1.000e3', '1000'],
+    ['0e-7', '0'],
+  ])('reads categoryId %s as the integer %s', async (written, exact) => {
+    const res = await post({ body: `{"name":"Exp","categoryId":${written}}` })();
+    expect(res.status).toBe(201);
+    expect(res.text).toBe(`{"id":1,"name":"Exp","categoryId":${exact}}`);
+  });
+
+  it.each(['1.5e0', '1.0000000000000001', '1e-400', '1e19', '1e999999999', '-1e999999999'])(
+    'refuses categoryId %s: not an int64 integer',
+    async (written) => {
+      const sandbox = await start();
+      const res = await call(sandbox, 'POST', '/v1/pets', {
+        body: `{"name":"Exp","categoryId":${written}}`,
+      });
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual(
+        errorBody(400, 'invalid_body', 'categoryId: must be an integer in the int64 range'),
+      );
+      expect((await call(sandbox, 'GET', '/v1/pets')).json).toEqual([]);
+    },
+  );
+
+  it('refuses a body that is not valid UTF-8, and stores nothing', async () => {
+    const sandbox = await start();
+    const body = Buffer.concat([
+      Buffer.from('{"name":"R'),
+      Buffer.from([0xff, 0xc3]),
+      Buffer.from('x","categoryId":1}'),
+    ]);
+    const res = await call(sandbox, 'POST', '/v1/pets', { body });
+    expect(res.status).toBe(400);
+    expect(res.json).toEqual(errorBody(400, 'invalid_encoding', 'request body is not valid UTF-8'));
+    expect((await call(sandbox, 'GET', '/v1/pets')).json).toEqual([]);
+  });
+
+  it('refuses a lone surrogate, which could not be stored as sent', async () => {
+    const res = await post({ body: '{"name":"R\\ud800x","categoryId":1}' })();
+    expect(res.status).toBe(400);
+    expect(res.json).toEqual(
+      errorBody(400, 'invalid_body', 'strings must be well-formed Unicode (no lone surrogate)'),
+    );
+  });
+
+  it('keeps a name with NUL, emoji and a surrogate pair exactly', async () => {
+    const sandbox = await start();
+    const name = 'a\u0000b 🐈 \ud83d\udc08';
+    const res = await call(sandbox, 'POST', '/v1/pets', {
+      body: JSON.stringify({ name, categoryId: 1 }),
+    });
+    expect(res.status).toBe(201);
+    expect(((await call(sandbox, 'GET', '/v1/pets/1')).json as { name: string }).name).toBe(name);
   });
 
   it('rejects a categoryId beyond int64', async () => {
@@ -313,21 +387,140 @@ describe('GET /v1/pets/{petId} (deprecated)', () => {
     },
   );
 
-  it.each(['abc', '1.5', '9223372036854775808', '-9223372036854775809', '1e3', '%201'])(
-    'answers 400 with deprecation headers for petId %j',
-    async (id) => {
-      const res = await call(await start({ seed: 3 }), 'GET', `/v1/pets/${id}`);
-      expect(res.status).toBe(400);
-      expect(res.json).toEqual(BAD_PET_ID(id));
-      expectDeprecation(res.headers);
-    },
-  );
+  it.each([
+    ['abc', 'abc'],
+    ['1.5', '1.5'],
+    ['9223372036854775808', '9223372036854775808'],
+    ['-9223372036854775809', '-9223372036854775809'],
+    ['1e3', '1e3'],
+    ['%201', ' 1'],
+    ['%ZZ', '%ZZ'],
+  ])('answers 400 with deprecation headers for petId %j', async (id, read) => {
+    const res = await call(await start({ seed: 3 }), 'GET', `/v1/pets/${id}`);
+    expect(res.status).toBe(400);
+    expect(res.json).toEqual(BAD_PET_ID(read));
+    expectDeprecation(res.headers);
+  });
 
   it('answers 401 with deprecation headers too', async () => {
     const res = await call(await start({ seed: 3 }), 'GET', '/v1/pets/1', { auth: null });
     expect(res.status).toBe(401);
     expect(res.json).toEqual(UNAUTHORIZED);
     expectDeprecation(res.headers);
+  });
+});
+
+describe('the sandbox’s own PUT, PATCH and DELETE on /v1/pets/{petId}', () => {
+  const noDeprecation = (headers: Record<string, unknown>) => {
+    expect(headers.deprecation).toBeUndefined();
+    expect(headers.sunset).toBeUndefined();
+    expect(headers.link).toBeUndefined();
+  };
+
+  it('PUT replaces the pet (a status left out is removed) and answers 200 with it', async () => {
+    const sandbox = await start({ seed: 3 });
+    const res = await call(sandbox, 'PUT', '/v1/pets/2', {
+      body: '{"name":"Tom","categoryId":9223372036854775807,"extra":1}',
+    });
+    expect(res.status).toBe(200);
+    expect(res.text).toBe('{"id":2,"name":"Tom","categoryId":9223372036854775807}');
+    noDeprecation(res.headers);
+    expect((await call(sandbox, 'GET', '/v1/pets/2')).text).toBe(res.text);
+  });
+
+  it('PATCH changes only the fields given; a null status removes it', async () => {
+    const sandbox = await start({ seed: 3 });
+    const renamed = await call(sandbox, 'PATCH', '/v1/pets/3', { body: '{"name":"Kit"}' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.json).toEqual({ id: 3, name: 'Kit', categoryId: 3, status: 'sold' });
+    noDeprecation(renamed.headers);
+    const cleared = await call(sandbox, 'PATCH', '/v1/pets/3', {
+      body: '{"status":null,"categoryId":7}',
+      type: 'application/merge-patch+json',
+    });
+    expect(cleared.status).toBe(200);
+    expect(cleared.json).toEqual({ id: 3, name: 'Kit', categoryId: 7 });
+    expect((await call(sandbox, 'GET', '/v1/pets/3')).json).toEqual(cleared.json);
+  });
+
+  it('DELETE answers 204 with no body, then the pet is gone (404)', async () => {
+    const sandbox = await start({ seed: 3 });
+    const res = await call(sandbox, 'DELETE', '/v1/pets/2');
+    expect(res.status).toBe(204);
+    expect(res.text).toBe('');
+    expect(res.headers['content-type']).toBeUndefined();
+    noDeprecation(res.headers);
+    expect(ids((await call(sandbox, 'GET', '/v1/pets')).json)).toEqual([1, 3]);
+    const again = await call(sandbox, 'DELETE', '/v1/pets/2');
+    expect(again.status).toBe(404);
+    expect(again.json).toEqual(errorBody(404, 'pet_not_found', 'no pet with id 2'));
+    // A deleted id is not given again.
+    const created = await call(sandbox, 'POST', '/v1/pets', {
+      body: '{"name":"N","categoryId":1}',
+    });
+    expect((created.json as { id: number }).id).toBe(4);
+  });
+
+  it.each([
+    ['PUT', '{"name":"A","categoryId":1}'],
+    ['PATCH', '{"name":"A"}'],
+    ['DELETE', undefined],
+  ])('%s answers 404 for a missing pet and 400 for a bad id', async (method, body) => {
+    const sandbox = await start({ seed: 1 });
+    const missing = await call(sandbox, method, '/v1/pets/9', body ? { body } : {});
+    expect(missing.status).toBe(404);
+    expect(missing.json).toEqual(errorBody(404, 'pet_not_found', 'no pet with id 9'));
+    noDeprecation(missing.headers);
+    const bad = await call(sandbox, method, '/v1/pets/x', body ? { body } : {});
+    expect(bad.json).toEqual(BAD_PET_ID('x'));
+  });
+
+  it.each([
+    ['PUT', '{"name":"A"}', 'categoryId: must be an integer in the int64 range'],
+    ['PATCH', '{"name":"  "}', 'name: must contain a non-whitespace character'],
+    ['PATCH', '{"categoryId":null}', 'categoryId: must be an integer in the int64 range'],
+    [
+      'PATCH',
+      '{"status":"lost"}',
+      'status: Invalid option: expected one of "available"|"pending"|"sold"',
+    ],
+  ])('%s %s answers 400 and changes nothing', async (method, body, message) => {
+    const sandbox = await start({ seed: 1 });
+    const res = await call(sandbox, method, '/v1/pets/1', { body });
+    expect(res.status).toBe(400);
+    expect(res.json).toEqual(errorBody(400, 'invalid_body', message));
+    expect((await call(sandbox, 'GET', '/v1/pets/1')).json).toEqual({
+      id: 1,
+      name: 'Rex',
+      categoryId: 1,
+      status: 'available',
+    });
+  });
+
+  it('PUT wants application/json (415), PATCH also accepts merge-patch+json', async () => {
+    const sandbox = await start({ seed: 1 });
+    const put = await call(sandbox, 'PUT', '/v1/pets/1', {
+      body: '{"name":"A","categoryId":1}',
+      type: 'application/merge-patch+json',
+    });
+    expect(put.json).toEqual(UNSUPPORTED);
+    const patch = await call(sandbox, 'PATCH', '/v1/pets/1', { body: '{}', type: 'text/plain' });
+    expect(patch.json).toEqual(
+      errorBody(
+        415,
+        'unsupported_media_type',
+        'Content-Type must be application/json or application/merge-patch+json',
+      ),
+    );
+  });
+
+  it('need the key like every operation', async () => {
+    const sandbox = await start({ seed: 1 });
+    for (const method of ['PUT', 'PATCH', 'DELETE']) {
+      const res = await call(sandbox, method, '/v1/pets/1', { auth: null, body: '{}' });
+      expect(res.json).toEqual(UNAUTHORIZED);
+    }
+    expect(ids((await call(sandbox, 'GET', '/v1/pets')).json)).toEqual([1]);
   });
 });
 
@@ -500,23 +693,59 @@ describe('routing', () => {
   });
 
   it.each([
-    ['DELETE', '/v1/pets', 'GET, POST'],
-    ['PUT', '/v1/pets', 'GET, POST'],
-    ['OPTIONS', '/v1/pets', 'GET, POST'],
-    ['HEAD', '/v1/pets/1', 'GET'],
-    ['POST', '/v1/pets/1', 'GET'],
+    ['DELETE', '/v1/pets', 'GET, HEAD, POST'],
+    ['PUT', '/v1/pets', 'GET, HEAD, POST'],
+    ['OPTIONS', '/v1/pets', 'GET, HEAD, POST'],
+    ['POST', '/v1/pets/1', 'GET, HEAD, PUT, PATCH, DELETE'],
+    ['OPTIONS', '/v1/pets/1', 'GET, HEAD, PUT, PATCH, DELETE'],
     ['GET', '/v1/messages', 'POST'],
-    ['POST', '/v1/store/orders', 'GET'],
+    ['HEAD', '/v1/messages', 'POST'],
+    ['POST', '/v1/store/orders', 'GET, HEAD'],
   ])('answers 405 to %s %s with Allow: %s', async (method, urlPath, allow) => {
     const res = await call(await start(), method, urlPath);
     expect(res.status).toBe(405);
     expect(res.headers.allow).toBe(allow);
+    expect(res.headers.deprecation).toBeUndefined();
     // HEAD responses carry no body.
-    if (method !== 'HEAD') {
+    if (method === 'HEAD') expect(res.text).toBe('');
+    else {
       expect(res.json).toEqual(
         errorBody(405, 'method_not_allowed', `${method} is not allowed on ${urlPath}`),
       );
     }
+  });
+
+  it.each([
+    ['/v1/pets?limit=2', 200],
+    ['/v1/pets?limit=0', 400],
+    ['/v1/pets/2', 200],
+    ['/v1/pets/99', 404],
+    ['/v1/pets/abc', 400],
+    ['/v1/store/orders', 200],
+  ])('answers HEAD %s like GET, without the body', async (urlPath, status) => {
+    const sandbox = await start({ seed: 3 });
+    const get = await call(sandbox, 'GET', urlPath);
+    const head = await call(sandbox, 'HEAD', urlPath);
+    expect(get.status).toBe(status);
+    expect(head.status).toBe(status);
+    expect(head.text).toBe('');
+    // Date changes, and undici closes a connection after HEAD: the rest must be the same.
+    const endToEnd = ({ date, connection, 'keep-alive': _, ...rest }: Response['headers']) => rest;
+    expect(endToEnd(head.headers)).toEqual(endToEnd(get.headers));
+    expect(head.headers['content-length']).toBe(String(Buffer.byteLength(get.text)));
+  });
+
+  it('answers HEAD without a key with 401 and no body', async () => {
+    const res = await call(await start(), 'HEAD', '/v1/pets', { auth: null });
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toBe('Bearer');
+    expect(res.text).toBe('');
+  });
+
+  it('decodes percent-escapes in the pet id', async () => {
+    const res = await call(await start({ seed: 3 }), 'GET', '/v1/pets/%31');
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ id: 1, name: 'Rex', categoryId: 1, status: 'available' });
   });
 
   it('stays up after every kind of bad request', async () => {
@@ -528,6 +757,7 @@ describe('routing', () => {
       ['GET', '/v1/pets/99', {}, 404],
       ['GET', '/nope', {}, 404],
       ['PATCH', '/v1/pets', {}, 405],
+      ['DELETE', '/v1/pets/99', {}, 404],
       ['POST', '/v1/pets', { body: '{"name":' }, 400],
       ['POST', '/v1/pets', { body: '{"name":1}' }, 400],
       ['POST', '/v1/pets', { body: 'x', type: 'text/plain' }, 415],

@@ -1,39 +1,95 @@
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseJson } from '../../src/json.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { call, cleanup, KEY, start, tempDir } from './helpers.js';
+import { call, cleanup, errorBody, KEY, start, tempDir } from './helpers.js';
 
 afterEach(cleanup);
 
-const dataFile = () => path.join(tempDir(), 'data.json');
-const readData = (file: string) =>
-  parseJson(readFileSync(file, 'utf8')) as Record<string, unknown[]>;
+const dataFile = () => path.join(tempDir(), 'data.db');
 const createPet = (sandbox: Awaited<ReturnType<typeof start>>, name: string) =>
   call(sandbox, 'POST', '/v1/pets', { body: JSON.stringify({ name, categoryId: 1 }) });
+const ids = (json: unknown) => (json as { id: unknown }[]).map((pet) => pet.id);
+
+/** Reads the database file with a connection of its own, as `sqlite3 FILE` would. */
+function query(file: string, sql: string): Record<string, unknown>[] {
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    const statement = db.prepare(sql);
+    statement.setReadBigInts(true);
+    return statement.all() as Record<string, unknown>[];
+  } finally {
+    db.close();
+  }
+}
+
+const startFails = (file: string) =>
+  startSandbox({ port: 0, host: '127.0.0.1', apiKey: KEY, dataFile: file, seed: 3 });
 
 describe('data file', () => {
-  it('is created on start when missing', async () => {
+  it('is created on start when missing: an SQLite database with the sandbox’s tables', async () => {
     const file = dataFile();
     await start({ dataFile: file });
-    expect(readData(file)).toEqual({ pets: [], messages: [], orders: [] });
+    expect(readFileSync(file).subarray(0, 16).toString('latin1')).toBe('SQLite format 3\0');
+    expect(
+      query(file, "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name"),
+    ).toEqual([
+      { name: 'messages' },
+      { name: 'orders' },
+      { name: 'pets' },
+      { name: 'sqlite_sequence' },
+    ]);
+    expect(query(file, 'PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
   });
 
-  it('holds every change by the time the response arrives', async () => {
+  it('holds every change, committed, by the time the response arrives', async () => {
     const file = dataFile();
     const sandbox = await start({ dataFile: file });
-    const pet = await createPet(sandbox, 'Rex');
-    expect(readData(file).pets).toEqual([pet.json]);
+    const pet = await call(sandbox, 'POST', '/v1/pets', {
+      body: '{"name":"Rex","categoryId":9223372036854775807,"status":"sold"}',
+    });
+    expect(pet.status).toBe(201);
+    expect(query(file, 'SELECT * FROM pets')).toEqual([
+      { id: 1n, name: 'Rex', category_id: 9223372036854775807n, status: 'sold' },
+    ]);
     const message = await call(sandbox, 'POST', '/v1/messages', { body: '{"message":"hi"}' });
-    expect(readData(file).messages).toEqual([message.json]);
+    const { id, createdAt } = message.json as { id: string; createdAt: string };
+    expect(query(file, 'SELECT id, message, status, created_at FROM messages')).toEqual([
+      { id, message: 'hi', status: 'queued', created_at: createdAt },
+    ]);
+    await call(sandbox, 'PATCH', '/v1/pets/1', { body: '{"status":null}' });
+    expect(query(file, 'SELECT status FROM pets')).toEqual([{ status: null }]);
+    await call(sandbox, 'DELETE', '/v1/pets/1');
+    expect(query(file, 'SELECT * FROM pets')).toEqual([]);
+  });
+
+  it('commits concurrent changes in groups: every 201 is stored, ids are distinct', async () => {
+    const file = dataFile();
+    const sandbox = await start({ dataFile: file });
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => createPet(sandbox, `P${i}`)),
+    );
+    expect(results.map((res) => res.status)).toEqual(Array(200).fill(201));
+    const created = results.map((res) => (res.json as { id: number }).id).sort((a, b) => a - b);
+    expect(created).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    expect(query(file, 'SELECT count(*) AS n FROM pets')).toEqual([{ n: 200n }]);
   });
 
   it('survives close and restart', async () => {
     const file = dataFile();
     const first = await start({ dataFile: file, seed: 2 });
     await createPet(first, 'Tom');
-    const message = await call(first, 'POST', '/v1/messages', { body: '{"message":"hi"}' });
     await first.close();
 
     const second = await start({ dataFile: file });
@@ -44,8 +100,6 @@ describe('data file', () => {
     ]);
     expect((await call(second, 'GET', '/v1/store/orders')).json).toHaveLength(2);
     expect((await createPet(second, 'Next')).json).toEqual({ id: 4, name: 'Next', categoryId: 1 });
-    await second.close();
-    expect(readData(file).messages).toEqual([message.json]);
   });
 
   it('is seeded only while it has no pets', async () => {
@@ -56,131 +110,41 @@ describe('data file', () => {
     expect((await call(again, 'GET', '/v1/store/orders')).json).toHaveLength(3);
   });
 
-  it('keeps int64 ids beyond 2^53 exact', async () => {
-    const file = dataFile();
-    writeFileSync(
-      file,
-      '{"pets":[{"id":9007199254740993,"name":"Big","categoryId":9007199254740995}],"messages":[],"orders":[]}',
-    );
-    const sandbox = await start({ dataFile: file });
-    const got = await call(sandbox, 'GET', '/v1/pets/9007199254740993');
-    expect(got.status).toBe(200);
-    expect(got.text).toBe('{"id":9007199254740993,"name":"Big","categoryId":9007199254740995}');
-
-    const created = await createPet(sandbox, 'Next');
-    expect(created.status).toBe(201);
-    expect(created.text).toBe('{"id":9007199254740994,"name":"Next","categoryId":1}');
-    expect((created.json as { id: unknown }).id).toBe(9007199254740994n);
-    expect((await call(sandbox, 'GET', '/v1/pets/9007199254740994')).json).toEqual(created.json);
-    expect((await call(sandbox, 'GET', '/v1/pets/9007199254740992')).status).toBe(404);
-
-    await sandbox.close();
-    const text = readFileSync(file, 'utf8');
-    expect(text).toContain('"id": 9007199254740993');
-    expect(text).toContain('"id": 9007199254740994');
-    expect(text).toContain('"categoryId": 9007199254740995');
-  });
-
-  it('serves loaded pets in id order and continues after the highest id', async () => {
-    const file = dataFile();
-    writeFileSync(
-      file,
-      JSON.stringify({
-        pets: [
-          { id: 7, name: 'B', categoryId: 1 },
-          { id: 2, name: 'A', categoryId: 1 },
-        ],
-      }),
-    );
-    const sandbox = await start({ dataFile: file });
-    expect((await call(sandbox, 'GET', '/v1/pets')).json).toEqual([
-      { id: 2, name: 'A', categoryId: 1 },
-      { id: 7, name: 'B', categoryId: 1 },
-    ]);
-    expect(((await createPet(sandbox, 'C')).json as { id: number }).id).toBe(8);
-  });
-
-  it('is written one change at a time, always complete, with no temp files left', async () => {
-    const file = dataFile();
-    const sandbox = await start({ dataFile: file });
-    let reads = 0;
-    let writing = true;
-    const reader = (async () => {
-      // Every read while writes run must see a whole document, and writes run one at a time
-      // (so there is never more than one temp file next to the data file).
-      while (writing) {
-        expect(() => readData(file)).not.toThrow();
-        expect(readdirSync(path.dirname(file)).length).toBeLessThanOrEqual(2);
-        reads++;
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-    })();
-    const results = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => createPet(sandbox, `P${i}`)),
-    );
-    writing = false;
-    await reader;
-    expect(reads).toBeGreaterThan(0);
-    expect(results.map((res) => res.status)).toEqual(Array(40).fill(201));
-    const created = results.map((res) => (res.json as { id: number }).id).sort((a, b) => a - b);
-    expect(created).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
-    await sandbox.close();
-    expect(readData(file).pets).toHaveLength(40);
-    expect(readdirSync(path.dirname(file))).toEqual(['data.json']);
-  });
-
-  it.each([
-    ['not JSON', '{"pets": ['],
-    ['empty', ''],
-    ['the wrong shape', '{"pets": [{"name": 1}]}'],
-    ['not an object', '[]'],
-    [
-      'two pets with one id',
-      '{"pets": [{"id":1,"name":"A","categoryId":1},{"id":1,"name":"B","categoryId":1}]}',
-    ],
-  ])('that is %s makes start reject with EDATA and is left alone', async (_name, content) => {
-    const file = dataFile();
-    writeFileSync(file, content);
-    const failure = startSandbox({
-      port: 0,
-      host: '127.0.0.1',
-      apiKey: KEY,
-      dataFile: file,
-      seed: 3,
-    });
-    await expect(failure).rejects.toMatchObject({
-      code: 'EDATA',
-      message: expect.stringContaining(file),
-    });
-    expect(readFileSync(file, 'utf8')).toBe(content);
-    expect(readdirSync(path.dirname(file))).toEqual(['data.json']);
-  });
-
-  it('in a missing folder makes start reject', async () => {
-    const file = path.join(tempDir(), 'no', 'such', 'data.json');
-    await expect(
-      startSandbox({ port: 0, host: '127.0.0.1', apiKey: KEY, dataFile: file }),
-    ).rejects.toMatchObject({
-      code: 'ENOENT',
-    });
-    expect(existsSync(file)).toBe(false);
-  });
-
-  it('that cannot be written makes the change answer 500, and the server stays up', async () => {
+  it('refuses a change, and stores nothing, once the file is removed; the server stays up', async () => {
     const file = dataFile();
     const lines: string[] = [];
     const sandbox = await start({ dataFile: file, log: (line) => lines.push(line) });
     rmSync(path.dirname(file), { recursive: true });
-    const res = await createPet(sandbox, 'Rex');
-    expect(res.status).toBe(500);
-    expect(res.json).toEqual({
-      code: 'internal_error',
-      message: expect.stringMatching(/^internal error: ENOENT/),
-      status: 500,
-    });
+    const results = await Promise.all([createPet(sandbox, 'A'), createPet(sandbox, 'B')]);
+    for (const res of results) {
+      expect(res.status).toBe(500);
+      expect(res.json).toEqual(
+        errorBody(
+          500,
+          'storage_error',
+          `could not store the change: the data file ${file} was removed or replaced; nothing was stored`,
+        ),
+      );
+    }
+    // Rolled back: a read after the failure does not see the refused pets.
+    expect((await call(sandbox, 'GET', '/v1/pets')).json).toEqual([]);
     expect((await call(sandbox, 'GET', '/v1/store/orders')).status).toBe(200);
-    await sandbox.close();
-    expect(lines.filter((line) => line.startsWith('error: '))).toHaveLength(1);
+    expect(lines.filter((line) => line.startsWith('error: '))).toHaveLength(2);
+  });
+
+  it('answers 507 once pet ids reach the int64 maximum, and stores nothing', async () => {
+    const file = path.join(tempDir(), 'full.json');
+    writeFileSync(
+      file,
+      '{"pets":[{"id":9223372036854775807,"name":"Last","categoryId":1}],"messages":[],"orders":[]}',
+    );
+    const sandbox = await start({ dataFile: file });
+    const res = await createPet(sandbox, 'One more');
+    expect(res.status).toBe(507);
+    expect(res.json).toEqual(
+      errorBody(507, 'ids_exhausted', 'pet ids are exhausted (int64 maximum)'),
+    );
+    expect(ids((await call(sandbox, 'GET', '/v1/pets')).json)).toEqual([9223372036854775807n]);
   });
 
   it('is not needed: without one the data lives in memory only', async () => {
@@ -189,5 +153,168 @@ describe('data file', () => {
     await first.close();
     const second = await start();
     expect((await call(second, 'GET', '/v1/pets')).json).toEqual([]);
+  });
+});
+
+describe('a JSON data file of earlier versions', () => {
+  const BIG =
+    '{"pets":[{"id":9007199254740993,"name":"Big","categoryId":9007199254740995,"status":"sold"},' +
+    '{"id":2,"name":"Small","categoryId":1}],"messages":[{"id":"msg_1","message":"hi","status":"queued","createdAt":"2026-01-01T00:00:00.000Z"}],' +
+    '"orders":[{"id":1,"anything":true}]}';
+
+  it('is imported once, said on the log, and kept as FILE.json-imported', async () => {
+    const file = path.join(tempDir(), 'data.json');
+    writeFileSync(file, BIG);
+    const lines: string[] = [];
+    const sandbox = await start({ dataFile: file, log: (line) => lines.push(line) });
+    expect(lines).toEqual([
+      `Imported the JSON data file ${file} (2 animals, 1 message, 1 order) into an SQLite database; the JSON file is kept as ${file}.json-imported`,
+    ]);
+    expect(readFileSync(`${file}.json-imported`, 'utf8')).toBe(BIG);
+    expect(readFileSync(file).subarray(0, 15).toString()).toBe('SQLite format 3');
+    // int64 exact: pets in id order, next id after the highest.
+    expect((await call(sandbox, 'GET', '/v1/pets')).text).toBe(
+      '[{"id":2,"name":"Small","categoryId":1},{"id":9007199254740993,"name":"Big","categoryId":9007199254740995,"status":"sold"}]',
+    );
+    expect((await call(sandbox, 'GET', '/v1/store/orders')).json).toEqual([
+      { id: 1, anything: true },
+    ]);
+    const created = await createPet(sandbox, 'Next');
+    expect(created.text).toBe('{"id":9007199254740994,"name":"Next","categoryId":1}');
+    await sandbox.close();
+    expect(query(file, 'SELECT id, typeof(id) AS type FROM pets ORDER BY id')).toEqual([
+      { id: 2n, type: 'integer' },
+      { id: 9007199254740993n, type: 'integer' },
+      { id: 9007199254740994n, type: 'integer' },
+    ]);
+
+    lines.length = 0;
+    const again = await start({ dataFile: file, log: (line) => lines.push(line) });
+    expect(lines).toEqual([]);
+    expect((await call(again, 'GET', '/v1/pets/9007199254740994')).status).toBe(200);
+    expect(
+      readdirSync(path.dirname(file))
+        .filter((name) => !name.endsWith('-wal'))
+        .sort(),
+    ).toEqual(['data.json', 'data.json-shm', 'data.json.json-imported']);
+  });
+
+  it('never overwrites an earlier copy', async () => {
+    const file = path.join(tempDir(), 'data.json');
+    writeFileSync(`${file}.json-imported`, 'older');
+    writeFileSync(file, BIG);
+    const lines: string[] = [];
+    await start({ dataFile: file, log: (line) => lines.push(line) });
+    expect(lines[0]).toMatch(/kept as .*data\.json\.json-imported\.2$/);
+    expect(readFileSync(`${file}.json-imported`, 'utf8')).toBe('older');
+    expect(readFileSync(`${file}.json-imported.2`, 'utf8')).toBe(BIG);
+  });
+
+  it('behind a symlink: the link stays, the file it points to becomes the database', async () => {
+    const dir = tempDir();
+    mkdirSync(path.join(dir, 'real'));
+    const target = path.join(dir, 'real', 'store.json');
+    const link = path.join(dir, 'link.json');
+    writeFileSync(target, BIG);
+    symlinkSync(target, link);
+    const sandbox = await start({ dataFile: link });
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(link)).toBe(target);
+    expect(readFileSync(target).subarray(0, 15).toString()).toBe('SQLite format 3');
+    expect(existsSync(`${target}.json-imported`)).toBe(true);
+    await createPet(sandbox, 'Via link');
+    await sandbox.close();
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(query(target, 'SELECT count(*) AS n FROM pets')).toEqual([{ n: 3n }]);
+    // The WAL lives beside the real file, not beside the link.
+    expect(readdirSync(dir).sort()).toEqual(['link.json', 'real']);
+  });
+
+  it('a dangling symlink: the database is created where it points', async () => {
+    const dir = tempDir();
+    const link = path.join(dir, 'link.db');
+    symlinkSync('target.db', link);
+    await (await start({ dataFile: link, seed: 1 })).close();
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(query(path.join(dir, 'target.db'), 'SELECT name FROM pets')).toEqual([{ name: 'Rex' }]);
+  });
+});
+
+describe('a data file that cannot be used', () => {
+  it.each([
+    ['not JSON', '{"pets": [', '(not JSON)'],
+    ['empty', '', '(not JSON)'],
+    [
+      'the wrong shape',
+      '{"pets": [{"name": 1}]}',
+      '(at pets.0.id: must be an integer in the int64 range)',
+    ],
+    ['not an object', '[]', '(at top level: Invalid input: expected object, received array)'],
+  ])(
+    'that is %s: start rejects with one line, EDATA, and the file is left alone',
+    async (_name, content, why) => {
+      const file = dataFile();
+      writeFileSync(file, content);
+      await expect(startFails(file)).rejects.toMatchObject({
+        code: 'EDATA',
+        message: `data file ${file} is neither a sandbox SQLite database nor a sandbox JSON data file ${why}; it was left untouched`,
+      });
+      expect(readFileSync(file, 'utf8')).toBe(content);
+      expect(readdirSync(path.dirname(file))).toEqual(['data.db']);
+    },
+  );
+
+  it('with two pets of one id', async () => {
+    const file = dataFile();
+    const content =
+      '{"pets": [{"id":1,"name":"A","categoryId":1},{"id":1,"name":"B","categoryId":1}]}';
+    writeFileSync(file, content);
+    await expect(startFails(file)).rejects.toMatchObject({
+      code: 'EDATA',
+      message: `data file ${file} has two pets with the same id; it was left untouched`,
+    });
+    expect(readFileSync(file, 'utf8')).toBe(content);
+  });
+
+  it('that is another program’s SQLite database', async () => {
+    const file = dataFile();
+    const other = new DatabaseSync(file);
+    other.exec('CREATE TABLE notes (text TEXT)');
+    other.close();
+    const before = readFileSync(file);
+    await expect(startFails(file)).rejects.toMatchObject({
+      code: 'EDATA',
+      message: `data file ${file} is an SQLite database but not the sandbox's; it was left untouched`,
+    });
+    expect(readFileSync(file).equals(before)).toBe(true);
+    expect(query(file, 'SELECT count(*) AS n FROM notes')).toEqual([{ n: 0n }]);
+  });
+
+  it('that is a folder', async () => {
+    const dir = tempDir();
+    await expect(startFails(dir)).rejects.toMatchObject({
+      code: 'EDATA',
+      message: `data file ${dir} is a folder, not a file`,
+    });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('in a missing folder', async () => {
+    const file = path.join(tempDir(), 'no', 'such', 'data.db');
+    await expect(startFails(file)).rejects.toMatchObject({
+      code: 'EDATA',
+      message: `data file ${file}: folder ${path.dirname(file)} does not exist`,
+    });
+    expect(existsSync(path.dirname(file))).toBe(false);
+  });
+
+  it('under a path that goes through a file', async () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'plain'), 'x');
+    const file = path.join(dir, 'plain', 'data.db');
+    await expect(startFails(file)).rejects.toMatchObject({
+      code: 'EDATA',
+      message: `data file ${file} cannot be used: a part of the path is not a folder`,
+    });
   });
 });

@@ -174,9 +174,7 @@ describe('store __complete profiles', () => {
       const result = await modulesLoaded(argv, { ...process.env, STORE_CONFIG_DIR: tempDir() });
       expect(result.code).toBe(0);
       const code = result.source;
-      // A few tens of KB: the config checks (trust, lock) came with profile completion, and
-      // where a profile name comes from (for hints that name it) with the profile module.
-      expect(code.length).toBeLessThan(50_000);
+      expect(code.length).toBeLessThan(40_000);
       // Strings found only inside zod, undici, conf and commander.
       for (const marker of ['$ZodType', 'undici', 'configFileMode', 'commander.unknownOption']) {
         expect(code).not.toContain(marker);

@@ -1,31 +1,7 @@
 // Network failures against real loopback sockets (nock cannot fake a refused port or a stall).
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import nock from 'nock';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { baseEnv, closedPort, run } from '../helpers/cli.js';
-
-let servers: Server[] = [];
-
-beforeEach(() => {
-  nock.enableNetConnect('127.0.0.1');
-});
-
-afterEach(async () => {
-  nock.disableNetConnect();
-  for (const server of servers) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-  servers = [];
-});
-
-async function listen(handler: Parameters<typeof createServer>[1]): Promise<number> {
-  const server = createServer(handler);
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-}
+import { faultServer } from '../helpers/fault-server.js';
 
 describe('network failures', () => {
   it('reports a refused connection with exit 6', async () => {
@@ -42,30 +18,27 @@ describe('network failures', () => {
   });
 
   it('gives up after --timeout with exit 6 when the server stalls', async () => {
-    let seen = 0;
-    const port = await listen(() => {
-      seen += 1; // never answers
-    });
+    const server = await faultServer(() => {}); // never answers
     const started = Date.now();
     const result = await run(['pets', 'list', '--timeout', '0.3', '--json'], {
-      env: baseEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: `http://127.0.0.1:${port}/v1` }),
+      env: baseEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url }),
     });
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(seen).toBe(1);
+    expect(server.seen).toHaveLength(1);
     expect(result).toEqual({
       code: 6,
       stdout: '',
-      stderr: `{"error":{"code":"timeout","message":"request to 127.0.0.1:${port} timed out after 0.3s","status":null}}\n`,
+      stderr: `{"error":{"code":"timeout","message":"request to ${new URL(server.url).host} timed out after 0.3s","status":null}}\n`,
       prompts: [],
     });
   });
 
   it('exits 130 when interrupted while a request is in flight', async () => {
-    const port = await listen(() => {});
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 200);
+    // Ctrl-C once the request has reached the server, which never answers it.
+    const server = await faultServer(() => controller.abort());
     const result = await run(['pets', 'list'], {
-      env: baseEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: `http://127.0.0.1:${port}/v1` }),
+      env: baseEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url }),
       signal: controller.signal,
     });
     expect(result).toEqual({ code: 130, stdout: '', stderr: '', prompts: [] });
@@ -73,7 +46,7 @@ describe('network failures', () => {
 
   it('refuses a response body larger than 32 MiB while it streams', async () => {
     let written = 0;
-    const port = await listen((_req, res) => {
+    const server = await faultServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       const chunk = Buffer.alloc(1024 * 1024, 0x20);
       const pump = () => {
@@ -85,7 +58,7 @@ describe('network failures', () => {
       pump();
     });
     const result = await run(['pets', 'list'], {
-      env: baseEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: `http://127.0.0.1:${port}/v1` }),
+      env: baseEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url }),
     });
     expect(result).toEqual({
       code: 1,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { baseEnv, run } from '../helpers/cli.js';
-import { API, api, KEY, STAGING, unexpected } from '../helpers/http.js';
+import { baseEnv, run } from '../../helpers/cli.js';
+import { API, api, KEY, STAGING, unexpected } from '../../helpers/http.js';
 
 const PETS = [
   { id: 1, name: 'Rex', categoryId: 2, status: 'available' },

@@ -1,0 +1,65 @@
+// `npm run test:binary` (CI): builds dist-bin/store, then runs it with no `node` on PATH (an
+// empty folder is all of PATH) and a temporary config folder: --version, `store sandbox` started
+// from the binary, `pets add` and `pets list` against it, and a completion script. Exits 1 on
+// the first difference, printing what was expected and what came.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const binary = join(root, 'dist-bin', process.platform === 'win32' ? 'store.exe' : 'store');
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const work = mkdtempSync(join(tmpdir(), 'store-binary-'));
+const emptyPath = mkdtempSync(join(work, 'path-'));
+const env = { PATH: emptyPath, HOME: work, STORE_CONFIG_DIR: join(work, 'config') };
+
+// Proves the premise: nothing called node can be found on this PATH.
+assert.notEqual(spawnSync('node', ['--version'], { env }).error, undefined);
+
+function store(args, extra = {}) {
+  const result = spawnSync(binary, args, { env: { ...env, ...extra }, encoding: 'utf8' });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+let sandbox;
+try {
+  assert.deepEqual(store(['--version']), { code: 0, stdout: `${version}\n`, stderr: '' });
+
+  sandbox = spawn(binary, ['sandbox', '--port', '0', '--seed', '2'], { env });
+  const [first] = await once(sandbox.stdout, 'data');
+  const url = first.toString().split('\n')[0];
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+  const api = { STORE_PROFILE: 'sandbox', STORE_BASE_URL: url, STORE_MESSAGES_URL: url };
+
+  assert.deepEqual(store(['pets', 'add', '--name', 'Kiwi', '--category-id', '3', '--json'], api), {
+    code: 0,
+    stdout: '{"id":3,"name":"Kiwi","categoryId":3}\n',
+    stderr: '',
+  });
+  assert.deepEqual(store(['pets', 'list'], api), {
+    code: 0,
+    stdout:
+      'ID\tNAME\tCATEGORY\tSTATUS\n1\tRex\t1\tavailable\n2\tBella\t2\tpending\n3\tKiwi\t3\t\n',
+    stderr: '',
+  });
+  assert.deepEqual(store(['completion', 'bash']), {
+    code: 0,
+    stdout: readFileSync(join(root, 'completions', 'store.bash'), 'utf8'),
+    stderr: '',
+  });
+
+  sandbox.kill('SIGTERM');
+  const [code] = await once(sandbox, 'close');
+  sandbox = undefined;
+  assert.equal(code, 0);
+  console.log(
+    `${binary}: --version, sandbox, pets add, pets list, completion: ok (no node on PATH)`,
+  );
+} finally {
+  sandbox?.kill('SIGKILL');
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,15 @@
+// Types for the few undici modules imported by path (transport.ts): loading only these, not
+// undici's index (fetch, WebSocket, caches…), is most of the time a request takes to start.
+declare module 'undici/lib/dispatcher/agent.js' {
+  import { Agent } from 'undici';
+  export default Agent;
+}
+declare module 'undici/lib/api/api-request.js' {
+  import type { Dispatcher } from 'undici';
+
+  const request: (
+    this: Dispatcher,
+    options: Dispatcher.RequestOptions,
+  ) => Promise<Dispatcher.ResponseData>;
+  export default request;
+}

@@ -1,0 +1,145 @@
+// Where a running `store sandbox` is: sandbox.json in the config folder lists the sandboxes
+// that run (newest last) with their base URL, pid and process start time, so that
+// `store -p sandbox …` reaches one on any port. Each sandbox adds itself when it starts and
+// takes itself out when it stops; an entry whose process no longer runs is ignored (and
+// dropped at the next write). Reading is one small file read plus a liveness check, done only
+// when the built-in sandbox profile is in use; it loads nothing else.
+import {
+  closeSync,
+  constants,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { isLoopbackHost } from '../api/urls.js';
+import type { Env } from '../io.js';
+import { configDir } from './dir.js';
+
+export const RECORD_FILE = 'sandbox.json';
+
+export interface SandboxEntry {
+  url: string;
+  pid: number;
+  /** The process's start time (Linux: /proc/<pid>/stat, in clock ticks since boot); it tells
+   * a reused pid from the sandbox's own. Null where it is not cheaply known. */
+  started: string | null;
+}
+
+/** Start time of a process, or null when the platform does not tell it cheaply. */
+export function startTime(pid: number | 'self'): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // Fields after the command name (which may hold spaces and parentheses); starttime is
+    // field 22, the 20th after it.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function isRunning(entry: SandboxEntry): boolean {
+  try {
+    process.kill(entry.pid, 0);
+  } catch (error) {
+    // EPERM: the process exists but belongs to another user.
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  if (entry.started === null) return true; // pid reuse cannot be told apart here
+  const now = startTime(entry.pid);
+  return now === null || now === entry.started;
+}
+
+function isEntry(value: unknown): value is SandboxEntry {
+  const entry = value as SandboxEntry;
+  return (
+    typeof entry === 'object' &&
+    entry !== null &&
+    typeof entry.url === 'string' &&
+    Number.isSafeInteger(entry.pid) &&
+    entry.pid > 0 &&
+    (entry.started === null || typeof entry.started === 'string')
+  );
+}
+
+/** Only a plain-http loopback URL is taken from the record: the sandbox's key goes nowhere else. */
+function isSandboxUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' && isLoopbackHost(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** The entries in the record, oldest first; [] when there is none or it is unreadable. A
+ * symlink in its place is not followed. */
+export function readEntries(dir: string): SandboxEntry[] {
+  let text: string;
+  try {
+    const fd = openSync(join(dir, RECORD_FILE), constants.O_RDONLY | constants.O_NOFOLLOW);
+    try {
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return [];
+  }
+  try {
+    const entries = (JSON.parse(text) as { sandboxes?: unknown }).sandboxes;
+    return Array.isArray(entries) ? entries.filter(isEntry) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The base URL of the newest sandbox that still runs, if any. */
+export function runningSandboxUrl(env: Env): string | undefined {
+  return readEntries(configDir(env))
+    .reverse()
+    .find((entry) => isSandboxUrl(entry.url) && isRunning(entry))?.url;
+}
+
+/** Writes the record atomically, mode 0600: a new file (O_EXCL never follows a symlink)
+ * renamed over the old one (rename replaces a symlink, not what it points to). */
+function writeEntries(dir: string, entries: SandboxEntry[]): void {
+  const file = join(dir, RECORD_FILE);
+  if (entries.length === 0) return void rmSync(file, { force: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    writeFileSync(temp, `${JSON.stringify({ sandboxes: entries }, null, 2)}\n`, {
+      flag: 'wx',
+      mode: 0o600,
+    });
+    renameSync(temp, file);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+export interface Published {
+  /** Takes this process's entry out (another sandbox's stays). */
+  remove(): void;
+}
+
+/** Records this process as a running sandbox at `url` (newest last). Throws when the config
+ * folder cannot be written; the sandbox runs on without a record then. */
+export function publishSandbox(dir: string, url: string): Published {
+  const self: SandboxEntry = { url, pid: process.pid, started: startTime('self') };
+  const others = () =>
+    readEntries(dir).filter((entry) => entry.pid !== self.pid && isRunning(entry));
+  // Two sandboxes starting at once could each write over the other's entry: check and retry.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    writeEntries(dir, [...others(), self]);
+    if (readEntries(dir).some((entry) => entry.pid === self.pid)) break;
+  }
+  return {
+    remove: () => writeEntries(dir, others()),
+  };
+}

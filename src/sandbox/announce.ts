@@ -1,0 +1,60 @@
+// What `store sandbox` tells the rest of the machine: a record in the config folder (so that
+// `store -p sandbox …` reaches it on any port, see config/sandbox-record.ts) and the line
+// naming the command to use.
+import { isLoopbackHost } from '../api/urls.js';
+import { configDir } from '../config/dir.js';
+import { BUILTIN_PROFILES } from '../config/profiles.js';
+import { publishSandbox } from '../config/sandbox-record.js';
+import type { Env } from '../io.js';
+
+export interface Announcement {
+  /** E.g. `Sandbox ready: store -p sandbox pets list`. */
+  readyLine: string;
+  /** Takes the record out; another sandbox's stays. */
+  withdraw(): void;
+}
+
+const shellQuote = (text: string) =>
+  /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+
+export function announceSandbox(
+  env: Env,
+  url: string,
+  apiKey: string,
+  warn: (line: string) => void,
+): Announcement {
+  const builtin = BUILTIN_PROFILES.sandbox;
+  let withdraw = () => {};
+  let recorded = false;
+  // The record is only ever read for a loopback URL: the key must not go elsewhere.
+  if (isLoopbackHost(new URL(url).hostname)) {
+    const dir = configDir(env);
+    try {
+      const published = publishSandbox(dir, url);
+      recorded = true;
+      withdraw = () => {
+        try {
+          published.remove();
+        } catch (error) {
+          warn(`warning: could not remove the sandbox record in ${dir}: ${reason(error)}`);
+        }
+      };
+    } catch (error) {
+      warn(
+        `warning: could not record the sandbox in ${dir} (${reason(error)}); \`store -p sandbox\` will not find it on another port`,
+      );
+    }
+  }
+  const prefix = [
+    ...(recorded || url === builtin?.baseUrl ? [] : [`STORE_BASE_URL=${shellQuote(url)}`]),
+    ...(apiKey === builtin?.apiKey ? [] : [`STORE_API_KEY=${shellQuote(apiKey)}`]),
+  ];
+  return {
+    readyLine: `Sandbox ready: ${[...prefix, 'store -p sandbox pets list'].join(' ')}`,
+    withdraw,
+  };
+}
+
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

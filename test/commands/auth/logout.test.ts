@@ -1,0 +1,61 @@
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { readConfig, run, configSetup as setup, writeConfigFile } from '../../helpers/cli.js';
+
+describe('store auth logout', () => {
+  it('forgets the stored key and keeps everything else', async () => {
+    const { env, file } = setup();
+    writeConfigFile(
+      file,
+      JSON.stringify({
+        currentProfile: 'eu',
+        profiles: {
+          eu: { baseUrl: 'https://eu.example.org/v1', apiKey: 'eu-key-12345678' },
+          production: { apiKey: 'prod-key-12345678' },
+        },
+      }),
+    );
+    const result = await run(['auth', 'logout'], { env });
+    expect(result).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'Logged out of profile eu\n',
+      prompts: [],
+    });
+    expect(readConfig(file)).toStrictEqual({
+      currentProfile: 'eu',
+      profiles: {
+        eu: { baseUrl: 'https://eu.example.org/v1' },
+        production: { apiKey: 'prod-key-12345678' },
+      },
+    });
+  });
+
+  it('forgets the key of the profile given with -p', async () => {
+    const { env, file } = setup();
+    writeConfigFile(
+      file,
+      JSON.stringify({ profiles: { staging: { apiKey: 'stg-key-12345678' } } }),
+    );
+    const result = await run(['-p', 'staging', 'auth', 'logout'], { env });
+    expect(result).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'Logged out of profile staging\n',
+      prompts: [],
+    });
+    expect(readConfig(file)).toStrictEqual({ profiles: {} });
+  });
+
+  it('exits 0 and says so when no key is stored', async () => {
+    const { env, file } = setup();
+    const result = await run(['auth', 'logout'], { env });
+    expect(result).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'No key was stored for profile production\n',
+      prompts: [],
+    });
+    expect(existsSync(file)).toBe(false);
+  });
+});

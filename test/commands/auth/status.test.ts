@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { run, configSetup as setup, writeConfigFile } from '../../helpers/cli.js';
+import { api, KEY, unexpected } from '../../helpers/http.js';
+
+const PET_PAGE = '[{"id":1,"name":"Rex","categoryId":2,"status":"available"}]';
+
+describe('store auth status', () => {
+  const storedKey = (file: string, key = KEY) =>
+    writeConfigFile(file, JSON.stringify({ profiles: { production: { apiKey: key } } }));
+
+  it('checks a stored key with one GET /pets?limit=1 and prints tab-separated rows', async () => {
+    const { env, file } = setup();
+    storedKey(file);
+    const scope = api().get('/v1/pets').query({ limit: '1' }).reply(200, PET_PAGE);
+    const result = await run(['auth', 'status'], { env });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 0,
+      stdout:
+        'PROFILE\tBASE URL\tKEY FROM\tKEY\nproduction\thttps://api.animal-store.example/v1\tconfig\t****wxyz\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it('prints one JSON object with --json, the key masked', async () => {
+    const { env, file } = setup();
+    storedKey(file);
+    api().get('/v1/pets').query({ limit: '1' }).reply(200, '[]');
+    const result = await run(['auth', 'status', '--json'], { env });
+    expect(result).toEqual({
+      code: 0,
+      stdout:
+        '{"profile":"production","baseUrl":"https://api.animal-store.example/v1","keySource":"config","key":"****wxyz"}\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it('reports env as the source of STORE_API_KEY, which wins over the stored key', async () => {
+    const { env, file } = setup({ STORE_API_KEY: KEY });
+    storedKey(file, 'stored-key-00001111');
+    api().get('/v1/pets').query({ limit: '1' }).reply(200, '[]');
+    const result = await run(['auth', 'status', '--json'], { env });
+    expect(result).toEqual({
+      code: 0,
+      stdout:
+        '{"profile":"production","baseUrl":"https://api.animal-store.example/v1","keySource":"env","key":"****wxyz"}\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it('reports the built-in key of the sandbox profile as default, masked without its tail', async () => {
+    const { env } = setup();
+    const scope = api('http://127.0.0.1:4010', 'sandbox')
+      .get('/v1/pets')
+      .query({ limit: '1' })
+      .reply(200, '[]');
+    const result = await run(['-p', 'sandbox', 'auth', 'status', '--json'], { env });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 0,
+      stdout:
+        '{"profile":"sandbox","baseUrl":"http://127.0.0.1:4010/v1","keySource":"config","key":"****"}\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it('exits 4 with stdout empty and sends nothing when there is no key', async () => {
+    const { env } = setup();
+    const result = await run(['auth', 'status'], { env });
+    expect(result).toEqual({
+      code: 4,
+      stdout: '',
+      stderr:
+        'error: profile production (https://api.animal-store.example/v1): not logged in; run `store auth login` or set STORE_API_KEY\n',
+      prompts: [],
+    });
+    expect(unexpected).toEqual([]);
+  });
+
+  it.each([
+    [
+      [],
+      'error: profile production (https://api.animal-store.example/v1): the API rejected the key ****wxyz from config (HTTP 401)\n',
+    ],
+    [
+      ['--json'],
+      '{"error":{"code":"unauthenticated","message":"profile production (https://api.animal-store.example/v1): the API rejected the key ****wxyz from config (HTTP 401)","status":401}}\n',
+    ],
+    [['--debug'], undefined],
+  ])('exits 4 when the key is rejected %j, and never shows the key', async (flags, stderr) => {
+    const { env, file } = setup();
+    storedKey(file);
+    const scope = api()
+      .get('/v1/pets')
+      .query({ limit: '1' })
+      .reply(401, { code: 'unauthorized', message: `key ${KEY} is not valid`, status: 401 });
+    const result = await run(['auth', 'status', ...flags], { env });
+    expect(scope.isDone()).toBe(true);
+    expect(result.code).toBe(4);
+    expect(result.stdout).toBe('');
+    if (stderr !== undefined) expect(result.stderr).toBe(stderr);
+    else expect(result.stderr).toContain('> authorization: Bearer ****wxyz\n');
+    expect(result.stdout + result.stderr).not.toContain(KEY);
+    expect(result.stdout + result.stderr).not.toContain(KEY.slice(0, 8));
+  });
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { baseEnv, run } from '../../helpers/cli.js';
+import { api, KEY } from '../../helpers/http.js';
+
+const env = () => baseEnv({ STORE_API_KEY: KEY });
+
+describe('store messages send', () => {
+  const MESSAGE =
+    '{"id":"msg_1","message":"hi there","status":"queued","createdAt":"2026-11-22T10:00:00Z"}';
+
+  it('POSTs the argument to the messages URL and prints id, status and time', async () => {
+    const scope = api()
+      .post('/v1/messages', '{"message":"hi there"}')
+      .matchHeader('content-type', 'application/json')
+      .reply(201, MESSAGE);
+    const result = await run(['messages', 'send', 'hi there'], { env: env() });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'ID\tSTATUS\tCREATED AT\nmsg_1\tqueued\t2026-11-22T10:00:00Z\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it.each([
+    ['no argument', []],
+    ['-', ['-']],
+  ])('reads stdin with %s and drops one trailing newline', async (_what, args) => {
+    const scope = api()
+      .post('/v1/messages', '{"message":"line one\\nline two\\n"}')
+      .reply(201, MESSAGE);
+    const result = await run(['messages', 'send', ...args, '--json'], {
+      env: env(),
+      stdin: 'line one\nline two\n\n',
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({ code: 0, stdout: `${MESSAGE}\n`, stderr: '', prompts: [] });
+  });
+
+  it.each([
+    ['an empty argument', [''], {}],
+    ['empty stdin', [], { stdin: '\n' }],
+  ])('rejects %s with exit 2', async (_what, args, extra) => {
+    const result = await run(['messages', 'send', ...args], { env: env(), ...extra });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: the message is empty; nothing was sent\n',
+      prompts: [],
+    });
+  });
+
+  it('never waits on a terminal without an argument', async () => {
+    const result = await run(['messages', 'send'], { env: env(), tty: true });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: give the message as an argument, or pipe it on stdin\n',
+      prompts: [],
+    });
+  });
+
+  it('maps a 400 Error body to exit 3', async () => {
+    api()
+      .post('/v1/messages')
+      .reply(400, { code: 'invalid_json', message: 'bad JSON', status: 400 });
+    const result = await run(['messages', 'send', 'x', '--json'], { env: env() });
+    expect(result).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: '{"error":{"code":"invalid_json","message":"bad JSON","status":400}}\n',
+      prompts: [],
+    });
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { baseEnv, run } from '../../helpers/cli.js';
+import { api, KEY } from '../../helpers/http.js';
+
+const env = () => baseEnv({ STORE_API_KEY: KEY });
+
+describe('store orders list', () => {
+  it('renders an array of objects with the union of their keys, in the order first seen', async () => {
+    const scope = api()
+      .get('/v1/store/orders')
+      .reply(
+        200,
+        '[{"id":1,"petId":9007199254740993,"status":"placed"},{"id":2,"complete":true,"meta":{"a":1}}]',
+      );
+    const result = await run(['orders', 'list'], { env: env() });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 0,
+      stdout:
+        'id\tpetId\tstatus\tcomplete\tmeta\n1\t9007199254740993\tplaced\t\t\n2\t\t\ttrue\t{"a":1}\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it('prints anything that is not an array of objects as JSON', async () => {
+    api().get('/v1/store/orders').reply(200, '{"orders":[],"next":null}');
+    const result = await run(['orders', 'list'], { env: env() });
+    expect(result).toEqual({
+      code: 0,
+      stdout: '{"orders":[],"next":null}\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it('prints the API data exactly with --json', async () => {
+    api().get('/v1/store/orders').reply(200, '[{"id":9007199254740993}]');
+    const result = await run(['orders', 'list', '--json'], { env: env() });
+    expect(result.stdout).toBe('[{"id":9007199254740993}]\n');
+  });
+});

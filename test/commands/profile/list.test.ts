@@ -1,0 +1,77 @@
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { run, configSetup as setup } from '../../helpers/cli.js';
+import {
+  BUILTIN_ROWS,
+  PROD_URL,
+  SANDBOX_URL,
+  STAGING_URL,
+  STORED_KEY,
+  writeConfig,
+} from '../../helpers/profiles.js';
+
+describe('store profile list', () => {
+  it('lists the built-in profiles as tab-separated rows, production current', async () => {
+    const { env, file } = setup();
+    const result = await run(['profile', 'list'], { env });
+    expect(result).toEqual({
+      code: 0,
+      stdout:
+        'CURRENT\tNAME\tBASE URL\tMESSAGES URL\tKEY\n' +
+        `*\tproduction\t${PROD_URL}\t${PROD_URL}\tnone\n` +
+        `\tstaging\t${STAGING_URL}\t${STAGING_URL}\tnone\n` +
+        `\tsandbox\t${SANDBOX_URL}\t${SANDBOX_URL}\tbuilt-in\n`,
+      stderr: '',
+      prompts: [],
+    });
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('prints an array with --json', async () => {
+    const { env } = setup();
+    const result = await run(['profile', 'list', '--json'], { env });
+    expect(result).toEqual({
+      code: 0,
+      stdout: `${JSON.stringify(BUILTIN_ROWS)}\n`,
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it('says whether a key is stored, never the key itself', async () => {
+    const { env, file } = setup();
+    writeConfig(file, {
+      profiles: {
+        production: { apiKey: STORED_KEY },
+        eu: { baseUrl: 'https://eu.example.org/v1', apiKey: `${STORED_KEY}-eu` },
+      },
+    });
+    const json = await run(['profile', 'list', '--json'], { env });
+    expect(json).toEqual({
+      code: 0,
+      stdout: `${JSON.stringify([
+        { ...BUILTIN_ROWS[0], hasKey: true },
+        BUILTIN_ROWS[1],
+        BUILTIN_ROWS[2],
+        {
+          name: 'eu',
+          baseUrl: 'https://eu.example.org/v1',
+          messagesUrl: 'https://eu.example.org/v1',
+          current: false,
+          hasKey: true,
+        },
+      ])}\n`,
+      stderr: '',
+      prompts: [],
+    });
+    const text = await run(['profile', 'list'], { env });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(
+      `\teu\thttps://eu.example.org/v1\thttps://eu.example.org/v1\tstored\n`,
+    );
+    for (const output of [json.stdout, json.stderr, text.stdout, text.stderr]) {
+      expect(output).not.toContain(STORED_KEY);
+      expect(output).not.toContain('5678');
+    }
+  });
+});

@@ -1,0 +1,59 @@
+// `store sandbox` as a user starts it: a real process on a loopback port.
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/cli.js';
+import { killAll, type SandboxProcess, startSandbox, store } from '../helpers/process.js';
+
+afterEach(killAll);
+
+describe('store sandbox', () => {
+  let sandbox: SandboxProcess;
+
+  it('stops cleanly with exit 0 on SIGTERM and on SIGINT', async () => {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      sandbox = await startSandbox();
+      const ended = await sandbox.stop(signal);
+      expect(ended.code).toBe(0);
+      expect(ended.signal).toBe(null);
+      expect(ended.stderr).toMatch(/Sandbox stopped\n$/);
+    }
+  });
+
+  it('refuses to start on a port that is taken, with exit 2', async () => {
+    sandbox = await startSandbox();
+    const port = new URL(sandbox.url).port;
+    const second = await store(['sandbox', '--port', port]);
+    expect(second).toEqual({
+      code: 2,
+      signal: null,
+      stdout: '',
+      stderr: `error: port ${port} on 127.0.0.1 is already in use; choose another with --port\n`,
+    });
+  });
+
+  it('keeps --data across a restart', async () => {
+    const data = join(tempDir(), 'store.json');
+    sandbox = await startSandbox(['--data', data]);
+    await store(['pets', 'add', '--name', 'Kept', '--category-id', '1'], { env: sandbox.env() });
+    await sandbox.stop();
+    sandbox = await startSandbox(['--data', data]);
+    const listed = await store(['pets', 'list', '--json'], { env: sandbox.env() });
+    expect(listed.stdout).toBe('[{"id":1,"name":"Kept","categoryId":1}]\n');
+  });
+
+  it('works with --profile sandbox and no other set-up on the default port', async () => {
+    sandbox = await startSandboxOnDefaultPort();
+    const listed = await store(['--profile', 'sandbox', 'pets', 'list', '--json']);
+    expect(listed).toEqual({
+      code: 0,
+      signal: null,
+      stdout: '[{"id":1,"name":"Rex","categoryId":1,"status":"available"}]\n',
+      stderr: '',
+    });
+  });
+});
+
+async function startSandboxOnDefaultPort(): Promise<SandboxProcess> {
+  // startSandbox passes --port 0 first; a later --port wins in commander.
+  return startSandbox(['--port', '4010', '--seed', '1']);
+}

@@ -1,0 +1,32 @@
+// Ctrl-C ends a real process, whatever it is waiting for.
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { faultServer, reply } from '../helpers/fault-server.js';
+import { BIN, collect, processEnv } from '../helpers/process.js';
+
+describe('Ctrl-C', () => {
+  it('ends bulk add waiting on a silent stdin: exit 130, the resume point said, nothing left running', async () => {
+    const server = await faultServer((_req, res) =>
+      reply(res, 201, '{"id":1,"name":"a","categoryId":1}'),
+    );
+    const child = spawn(process.execPath, [BIN, 'pets', 'add', '--file', '-', '--json'], {
+      env: processEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const ended = collect(child);
+    let stdout = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    // One animal, then stdin stays open and silent: the process is waiting for more.
+    child.stdin.write('{"name":"a","categoryId":1}\n');
+    while (!stdout.includes('\n')) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill('SIGINT');
+    expect(await ended).toEqual({
+      code: 130,
+      signal: null,
+      stdout: '{"id":1,"name":"a","categoryId":1}\n',
+      stderr: 'interrupted: inputs after 1 were not sent; resume with --skip 1\n',
+    });
+  });
+});

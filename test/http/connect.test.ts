@@ -1,0 +1,128 @@
+// Every phase of a request is bounded by --timeout and ended by Ctrl-C, and failures of the
+// request itself are named as what they are: real loopback servers that misbehave.
+
+import type { AddressInfo } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { baseEnv, run } from '../helpers/cli.js';
+
+const KEY = 'connect-key-1234';
+const servers: Server[] = [];
+const sockets: Socket[] = [];
+
+afterEach(async () => {
+  for (const socket of sockets) socket.destroy();
+  sockets.length = 0;
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  servers.length = 0;
+});
+
+/** A TCP server that answers each connection with `answer` (or never, when it is undefined). */
+async function tcpServer(answer?: string): Promise<{ url: string; connections: string[] }> {
+  const connections: string[] = [];
+  const server = createServer((socket) => {
+    sockets.push(socket);
+    socket.once('data', (data) => {
+      connections.push(data.toString().split('\r\n')[0] ?? '');
+      if (answer !== undefined) socket.end(answer);
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, connections };
+}
+
+describe('a request through a proxy', () => {
+  it('gives up after --timeout when the proxy never answers CONNECT: exit 6', async () => {
+    const proxy = await tcpServer();
+    const result = await run(['pets', 'list', '--timeout', '0.5'], {
+      env: baseEnv({ STORE_API_KEY: KEY, HTTPS_PROXY: proxy.url }),
+    });
+    expect(proxy.connections).toEqual(['CONNECT api.animal-store.example:443 HTTP/1.1']);
+    expect(result).toEqual({
+      code: 6,
+      stdout: '',
+      stderr: 'error: request to api.animal-store.example timed out after 0.5s\n',
+      prompts: [],
+    });
+  });
+
+  it('ends at once on Ctrl-C while the proxy says nothing: exit 130', async () => {
+    const proxy = await tcpServer();
+    const controller = new AbortController();
+    const result = run(['pets', 'list'], {
+      env: baseEnv({ STORE_API_KEY: KEY, HTTPS_PROXY: proxy.url }),
+      signal: controller.signal,
+    });
+    while (proxy.connections.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort();
+    expect(await result).toEqual({ code: 130, stdout: '', stderr: '', prompts: [] });
+  });
+
+  it('says the proxy refused when it answers 407: exit 6', async () => {
+    const proxy = await tcpServer(
+      'HTTP/1.1 407 Proxy Authentication Required\r\ncontent-length: 0\r\n\r\n',
+    );
+    const result = await run(['pets', 'list'], {
+      env: baseEnv({ STORE_API_KEY: KEY, HTTPS_PROXY: proxy.url }),
+    });
+    expect(result).toEqual({
+      code: 6,
+      stdout: '',
+      stderr:
+        'error: the proxy refused to connect to api.animal-store.example: HTTP 407 Proxy Authentication Required\n',
+      prompts: [],
+    });
+  });
+
+  it('reads https_proxy before HTTPS_PROXY, as curl and Node do', async () => {
+    const lower = await tcpServer(
+      'HTTP/1.1 407 Proxy Authentication Required\r\ncontent-length: 0\r\n\r\n',
+    );
+    const upper = await tcpServer('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n');
+    const result = await run(['pets', 'list'], {
+      env: baseEnv({ STORE_API_KEY: KEY, https_proxy: lower.url, HTTPS_PROXY: upper.url }),
+    });
+    expect(result.stderr).toContain('HTTP 407');
+    expect(lower.connections).toHaveLength(1);
+    expect(upper.connections).toHaveLength(0);
+  });
+
+  it('refuses a proxy setting that is not a URL: exit 2, nothing sent', async () => {
+    const result = await run(['pets', 'list'], {
+      env: baseEnv({ STORE_API_KEY: KEY, HTTPS_PROXY: 'not a url' }),
+    });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: HTTPS_PROXY is not a valid URL: "not a url"\n',
+      prompts: [],
+    });
+  });
+});
+
+describe('a request that cannot be formed', () => {
+  it('refuses a key holding a newline with exit 2, not as a network error', async () => {
+    const server = await tcpServer('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n[]');
+    const result = await run(['pets', 'list'], {
+      env: baseEnv({ STORE_API_KEY: 'abc\ndef', STORE_BASE_URL: `${server.url}/v1` }),
+    });
+    expect(server.connections).toEqual([]);
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: the request cannot be sent: a header (the API key, or one given with -H) holds a character that is not allowed in HTTP headers\n',
+      prompts: [],
+    });
+  });
+
+  it('stops a server that accepts the connection but never answers at --timeout', async () => {
+    const server = await tcpServer();
+    const result = await run(['pets', 'list', '--timeout', '0.5'], {
+      env: baseEnv({ STORE_API_KEY: KEY, STORE_BASE_URL: `${server.url}/v1` }),
+    });
+    expect(result.code).toBe(6);
+    expect(result.stderr).toBe(`error: request to ${server.url.slice(7)} timed out after 0.5s\n`);
+  });
+});

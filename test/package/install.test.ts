@@ -1,0 +1,133 @@
+// The package as a user gets it: `npm pack`, then a global install of the tarball into a
+// temporary prefix with no network (it has no dependencies to fetch), then the installed
+// `store` run as a process. dist/ is the one `npm test` just built: packing with
+// --ignore-scripts keeps the prepack build from rewriting dist/ under the other tests.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, collect, killAll, processEnv, startSandbox } from '../helpers/process.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+let work: string;
+let tarball: string;
+let prefix: string;
+let packed: string[];
+/** The pinned Node first on PATH, as for a user whose `node` is 24; npm's own config left out. */
+let env: NodeJS.ProcessEnv;
+
+function npm(args: string[], cwd = work): string {
+  return execFileSync('npm', args, {
+    cwd,
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+async function run(command: string, args: string[], extra: NodeJS.ProcessEnv = {}) {
+  const child = spawn(command, args, { cwd: work, env: { ...env, ...extra } });
+  return collect(child);
+}
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'store-package-'));
+  prefix = join(work, 'prefix');
+  env = processEnv({
+    PATH: `${dirname(process.execPath)}:${process.env.PATH}`,
+    HOME: work,
+    npm_config_cache: join(work, 'npm-cache'),
+    npm_config_update_notifier: 'false',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+  });
+  const [info] = JSON.parse(
+    npm(['pack', '--ignore-scripts', '--json', '--pack-destination', work, ROOT]),
+  ) as { filename: string; files: { path: string }[] }[];
+  tarball = join(work, info?.filename ?? '');
+  packed = (info?.files ?? []).map((file) => file.path).sort();
+});
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterEach(killAll);
+
+describe('the packed tarball', () => {
+  it('is @animal-store/cli and holds the program, its licences, completions and man page', () => {
+    expect(tarball.endsWith('animal-store-cli-0.1.0.tgz')).toBe(true);
+    const top = [...new Set(packed.map((path) => path.split('/')[0]))];
+    expect(top).toEqual([
+      'LICENSE',
+      'README.md',
+      'bin',
+      'completions',
+      'dist',
+      'man',
+      'package.json',
+    ]);
+    expect(packed).toContain('bin/store.js');
+    expect(packed).toContain('dist/main.js');
+    expect(packed).toContain('dist/THIRD_PARTY_NOTICES');
+    expect(packed).toContain('man/store.1');
+  });
+
+  it('carries the licence of each bundled package, copied from its LICENSE file', () => {
+    const notices = readFileSync(join(ROOT, 'dist', 'THIRD_PARTY_NOTICES'), 'utf8');
+    const head = notices.slice(0, notices.indexOf('\n====='));
+    const listed = [...head.matchAll(/^- (\S+)$/gm)].map((match) => match[1]);
+    // The parser, the HTTP client and the schemas: bundled whatever else changes.
+    for (const direct of ['commander', 'undici', 'zod']) {
+      expect(listed).toContain(direct);
+    }
+    for (const name of listed) {
+      const dir = join(ROOT, 'node_modules', name ?? '');
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+      const file = readdirSync(dir).find((entry) => /^licen[cs]e/i.test(entry)) ?? '';
+      expect(notices).toContain(`\n${name} ${pkg.version} (${pkg.license})\n\n`);
+      expect(notices).toContain(readFileSync(join(dir, file), 'utf8').trim());
+    }
+  });
+
+  it('installs globally as exactly one package, offline, with no install-script warning', async () => {
+    const install = await run('npm', ['install', '-g', '--prefix', prefix, '--offline', tarball]);
+    expect(install.code).toBe(0);
+    expect(install.stdout).toMatch(/^added 1 package in /m);
+    expect(install.stderr).not.toMatch(/install-scripts|allowScripts/);
+    const modules = join(prefix, 'lib', 'node_modules');
+    expect(readdirSync(modules)).toEqual(['@animal-store']);
+    expect(readdirSync(join(modules, '@animal-store'))).toEqual(['cli']);
+    // No node_modules of its own: nothing else was installed under it.
+    expect(readdirSync(join(modules, '@animal-store', 'cli'))).not.toContain('node_modules');
+
+    // npm links the page declared in `man` where `man` looks for it.
+    const page = join(prefix, 'share', 'man', 'man1', 'store.1');
+    expect(readFileSync(page, 'utf8')).toBe(readFileSync(join(ROOT, 'man', 'store.1'), 'utf8'));
+
+    const store = join(prefix, 'bin', 'store');
+    expect(await run(store, ['--version'])).toEqual({
+      code: 0,
+      signal: null,
+      stdout: '0.1.0\n',
+      stderr: '',
+    });
+    const help = await run(store, ['help']);
+    const fromRepo = await run(process.execPath, [BIN, 'help']);
+    expect(help).toEqual({ ...fromRepo, code: 0 });
+    expect(help.stdout).toMatch(/^Usage: store \[options\] \[command\]\n/);
+  });
+
+  it('runs with npx from the tarball against a sandbox', async () => {
+    const sandbox = await startSandbox(['--seed', '2']);
+    const listed = await run('npx', ['--yes', '--offline', `file:${tarball}`, 'pets', 'list'], {
+      ...sandbox.env(),
+      PATH: env.PATH,
+    });
+    expect(listed).toEqual({
+      code: 0,
+      signal: null,
+      stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n1\tRex\t1\tavailable\n2\tBella\t2\tpending\n',
+      stderr: '',
+    });
+  });
+});

@@ -1,0 +1,218 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, lstatSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolveProfile } from '../../src/config/profiles.js';
+import {
+  publishSandbox,
+  RECORD_FILE,
+  readEntries,
+  runningSandboxUrl,
+  startTime,
+} from '../../src/config/sandbox-record.js';
+import { announceSandbox } from '../../src/sandbox/announce.js';
+import { cleanup, tempDir } from './helpers.js';
+
+afterEach(cleanup);
+
+const URL_A = 'http://127.0.0.1:40001/v1';
+const URL_B = 'http://127.0.0.1:40002/v1';
+const ownStart = () => startTime('self');
+const writeRecord = (dir: string, sandboxes: unknown[]) =>
+  writeFileSync(path.join(dir, RECORD_FILE), JSON.stringify({ sandboxes }));
+
+/** The pid of a process that has ended. */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '0']);
+  await once(child, 'close');
+  return child.pid as number;
+}
+
+describe('the sandbox record', () => {
+  it('is written atomically with mode 0600, read back, and removed', () => {
+    const dir = path.join(tempDir(), 'config');
+    const published = publishSandbox(dir, URL_A);
+    const file = path.join(dir, RECORD_FILE);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      sandboxes: [{ url: URL_A, pid: process.pid, started: ownStart() }],
+    });
+    expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir })).toBe(URL_A);
+    published.remove();
+    expect(existsSync(file)).toBe(false);
+    expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir })).toBeUndefined();
+  });
+
+  it('ignores an entry whose process has ended, or whose pid now belongs to another process', async () => {
+    const dir = tempDir();
+    writeRecord(dir, [{ url: URL_A, pid: await deadPid(), started: null }]);
+    expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir })).toBeUndefined();
+    // Our own pid with another start time: the pid was reused.
+    writeRecord(dir, [{ url: URL_A, pid: process.pid, started: '1' }]);
+    expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir })).toBeUndefined();
+    writeRecord(dir, [{ url: URL_A, pid: process.pid, started: ownStart() }]);
+    expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir })).toBe(URL_A);
+  });
+
+  it('takes the newest running entry, and only a plain-http loopback URL', async () => {
+    const dir = tempDir();
+    const live = { pid: process.pid, started: ownStart() };
+    writeRecord(dir, [
+      { url: URL_A, ...live },
+      { url: URL_B, ...live },
+      { url: URL_A, pid: await deadPid(), started: null },
+    ]);
+    expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir })).toBe(URL_B);
+    for (const url of ['http://example.com:4010/v1', 'https://127.0.0.1/v1', 'not a url']) {
+      writeRecord(dir, [{ url, ...live }]);
+      expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir }), url).toBeUndefined();
+    }
+  });
+
+  it('ignores a record that is not JSON or not the right shape', () => {
+    const dir = tempDir();
+    for (const text of ['', '{', '[]', '{"sandboxes":{}}', '{"sandboxes":[{"url":1,"pid":1}]}']) {
+      writeFileSync(path.join(dir, RECORD_FILE), text);
+      expect(readEntries(dir), text).toEqual([]);
+      expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir })).toBeUndefined();
+    }
+  });
+
+  it('never follows a symlink: not when reading, and writing replaces the link itself', () => {
+    const dir = tempDir();
+    const elsewhere = path.join(tempDir(), 'elsewhere.json');
+    writeFileSync(
+      elsewhere,
+      JSON.stringify({ sandboxes: [{ url: URL_A, pid: process.pid, started: ownStart() }] }),
+    );
+    const record = path.join(dir, RECORD_FILE);
+    symlinkSync(elsewhere, record);
+    expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir })).toBeUndefined();
+    const before = readFileSync(elsewhere, 'utf8');
+    publishSandbox(dir, URL_B);
+    expect(lstatSync(record).isSymbolicLink()).toBe(false);
+    expect(readFileSync(elsewhere, 'utf8')).toBe(before);
+    expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir })).toBe(URL_B);
+  });
+
+  it('keeps the other sandboxes’ entries when one is added or removed, and drops dead ones', async () => {
+    const dir = tempDir();
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    try {
+      const otherEntry = {
+        url: URL_A,
+        pid: other.pid as number,
+        started: startTime(other.pid as number),
+      };
+      writeRecord(dir, [{ url: URL_B, pid: await deadPid(), started: null }, otherEntry]);
+      const published = publishSandbox(dir, URL_B);
+      expect(readEntries(dir)).toEqual([
+        otherEntry,
+        { url: URL_B, pid: process.pid, started: ownStart() },
+      ]);
+      expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir })).toBe(URL_B);
+      published.remove();
+      expect(readEntries(dir)).toEqual([otherEntry]);
+      expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir })).toBe(URL_A);
+    } finally {
+      other.kill('SIGKILL');
+    }
+  });
+});
+
+describe('the sandbox profile', () => {
+  it('goes to the running sandbox unless its base URL is set by the user or STORE_BASE_URL', () => {
+    const dir = tempDir();
+    const env = { STORE_CONFIG_DIR: dir };
+    publishSandbox(dir, URL_A);
+    expect(resolveProfile({}, env, 'sandbox')).toMatchObject({
+      baseUrl: URL_A,
+      messagesUrl: URL_A,
+      apiKey: 'sandbox',
+    });
+    expect(
+      resolveProfile(
+        { profiles: { sandbox: { messagesUrl: 'http://localhost:1/v1' } } },
+        env,
+        'sandbox',
+      ),
+    ).toMatchObject({ baseUrl: URL_A, messagesUrl: 'http://localhost:1/v1' });
+    expect(
+      resolveProfile(
+        { profiles: { sandbox: { baseUrl: 'http://localhost:2/v1' } } },
+        env,
+        'sandbox',
+      ),
+    ).toMatchObject({ baseUrl: 'http://localhost:2/v1', messagesUrl: 'http://localhost:2/v1' });
+    expect(
+      resolveProfile({}, { ...env, STORE_BASE_URL: 'http://localhost:3/v1' }, 'sandbox'),
+    ).toMatchObject({ baseUrl: 'http://localhost:3/v1', messagesUrl: 'http://localhost:3/v1' });
+    expect(resolveProfile({}, env, 'production').baseUrl).toBe(
+      'https://api.animal-store.example/v1',
+    );
+  });
+
+  it('is http://127.0.0.1:4010/v1 without a record', () => {
+    expect(resolveProfile({}, { STORE_CONFIG_DIR: tempDir() }, 'sandbox')).toMatchObject({
+      baseUrl: 'http://127.0.0.1:4010/v1',
+      messagesUrl: 'http://127.0.0.1:4010/v1',
+    });
+  });
+});
+
+describe('announceSandbox', () => {
+  it('records the sandbox and names the command to use', () => {
+    const dir = tempDir();
+    const warnings: string[] = [];
+    const announced = announceSandbox({ STORE_CONFIG_DIR: dir }, URL_A, 'sandbox', (line) =>
+      warnings.push(line),
+    );
+    expect(announced.readyLine).toBe('Sandbox ready: store -p sandbox pets list');
+    expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir })).toBe(URL_A);
+    announced.withdraw();
+    expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir })).toBeUndefined();
+    expect(warnings).toEqual([]);
+  });
+
+  it('names the key when it is not the profile’s, quoted for the shell', () => {
+    const announced = announceSandbox({ STORE_CONFIG_DIR: tempDir() }, URL_A, "it's", () => {});
+    expect(announced.readyLine).toBe(
+      "Sandbox ready: STORE_API_KEY='it'\\''s' store -p sandbox pets list",
+    );
+  });
+
+  it('says so, and names the URL, when the record cannot be written', () => {
+    const blocker = path.join(tempDir(), 'file');
+    writeFileSync(blocker, '');
+    const warnings: string[] = [];
+    const env = { STORE_CONFIG_DIR: path.join(blocker, 'config') };
+    const announced = announceSandbox(env, URL_A, 'sandbox', (line) => warnings.push(line));
+    expect(announced.readyLine).toBe(
+      `Sandbox ready: STORE_BASE_URL=${URL_A} store -p sandbox pets list`,
+    );
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^warning: could not record the sandbox in ${blocker}/config \\(ENOTDIR.*\\); \`store -p sandbox\` will not find it on another port$`,
+        ),
+      ),
+    ]);
+    expect(() => announced.withdraw()).not.toThrow();
+  });
+
+  it('writes no record for a URL that is not loopback', () => {
+    const dir = tempDir();
+    const announced = announceSandbox(
+      { STORE_CONFIG_DIR: dir },
+      'http://192.0.2.1:4010/v1',
+      'sandbox',
+      () => {},
+    );
+    expect(existsSync(path.join(dir, RECORD_FILE))).toBe(false);
+    expect(announced.readyLine).toBe(
+      'Sandbox ready: STORE_BASE_URL=http://192.0.2.1:4010/v1 store -p sandbox pets list',
+    );
+  });
+});
