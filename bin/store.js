@@ -46,6 +46,13 @@ if (major < 22 || (major === 22 && minor < 19)) {
   process.stderr.write(`store: requires Node.js >= 22.19 (found v${process.versions.node})\n`);
   process.exitCode = 1;
 } else {
+  // Under --debug, stack traces point into src/ through the bundle's source maps. Node maps
+  // only the modules loaded after this call, so it comes before the bundle is loaded; without
+  // --debug the maps are never read.
+  const debug = process.env.STORE_DEBUG === '1' || process.env.STORE_DEBUG === 'true';
+  if (debug || process.argv.slice(2).indexOf('--debug') !== -1) {
+    process.setSourceMapsEnabled(true);
+  }
   import('node:module')
     // The compile cache lets later starts skip parsing the bundle's code.
     .then((mod) => {

@@ -23,6 +23,11 @@ await bundle(
     banner: {
       js: "import { createRequire as __storeCreateRequire } from 'node:module'; const require = __storeCreateRequire(import.meta.url);",
     },
+    // Source maps beside the bundle (only a comment in it): read by Node only under --debug
+    // or STORE_DEBUG (bin/store.js), so that an internal error's stack trace points into src/.
+    sourcemap: 'linked',
+    // Paths and lines are enough for a stack trace; the sources themselves are in src/.
+    sourcesContent: false,
   },
   join(outdir, 'THIRD_PARTY_NOTICES'),
 );

@@ -1,17 +1,21 @@
 // What a command gets besides its options: IO, and config / profile / API client built
 // lazily, at most once per invocation, so a command pays only for what it uses.
+
 import type { ApiClient, RetryNotice } from './api/client.js';
 import type { RetryTiming } from './api/retry.js';
 import { configDir } from './config/dir.js';
 import { type ConfigData, ConfigFile } from './config/file.js';
+import { loginHint, rejectedKeyHint } from './config/profile-hints.js';
 import {
   DEFAULT_PROFILE,
   profileExists,
+  profileNames,
   type ResolvedProfile,
   resolveProfile,
-  selectedProfileName,
+  selectedProfile,
+  unknownProfileError,
 } from './config/profiles.js';
-import { FlagError } from './errors.js';
+import { AuthError } from './errors.js';
 import type { Env, IOStreams } from './io.js';
 import { sanitize } from './render/sanitize.js';
 import { dim } from './render/style.js';
@@ -44,6 +48,8 @@ export interface Context {
     rateLimitRetries?: number;
     /** Replaces the dim line a terminal shows for each retry. */
     onRetry?: (notice: RetryNotice) => void;
+    /** false: no spinner while waiting for an answer (bulk add shows its own progress). */
+    spinner?: boolean;
   }): Promise<ApiClient>;
   warn(line: string): void;
   /** A deprecation warning, unless STORE_NO_DEPRECATION_WARNINGS=1 silences them. */
@@ -80,13 +86,24 @@ export function createContext(
 
   const loadProfile = async (): Promise<ResolvedProfile> => {
     const data: ConfigData = (await ctx.config()).read();
-    const name = selectedProfileName(data, env, options.profile);
+    const { name, source } = selectedProfile(data, env, options.profile);
     if (!profileExists(data, name)) {
-      throw new FlagError(
-        `unknown profile "${name}"; see \`store profile list\`, or create it with \`store profile set ${name} --base-url <url>\``,
-      );
+      const via = { env: 'STORE_PROFILE', config: 'config.json as the current profile' };
+      throw unknownProfileError(name, profileNames(data), via[source as keyof typeof via]);
     }
-    return resolveProfile(data, env, name);
+    return resolveProfile(data, env, name, source);
+  };
+
+  // So nobody hits the wrong environment by accident, a terminal is told which profile is in
+  // use: by every command on a profile other than production or with STORE_BASE_URL, and by
+  // every command that changes data, production included.
+  const announce = (resolved: ResolvedProfile, writes: boolean) => {
+    if (announced || !io.stderrIsTTY) return;
+    const special = resolved.name !== DEFAULT_PROFILE || resolved.baseUrlSource === 'env';
+    if (!writes && !special) return;
+    announced = true;
+    const from = resolved.baseUrlSource === 'env' ? ', from STORE_BASE_URL' : '';
+    dimLine(`Using profile ${resolved.name} (${resolved.baseUrl}${from})`);
   };
 
   const ctx: Context = {
@@ -117,10 +134,13 @@ export function createContext(
       if (overrides.rateLimitRetries !== undefined) {
         timing.rateLimitRetries = overrides.rateLimitRetries;
       }
+      const apiKey = overrides.apiKey ?? resolved.apiKey;
+      if (!apiKey)
+        throw new AuthError(`no API key for profile ${resolved.name}: ${loginHint(resolved)}`);
       const client = new ApiClient({
         baseUrl: resolved.baseUrl,
         messagesUrl: resolved.messagesUrl,
-        apiKey: overrides.apiKey ?? resolved.apiKey ?? '',
+        apiKey,
         timeoutMs: options.timeoutMs,
         env,
         signal: overrides.interruptible === false ? undefined : signal,
@@ -128,12 +148,12 @@ export function createContext(
         warn: deprecationsOn ? warn : undefined,
         timing,
         onRetry: overrides.onRetry ?? onRetry,
+        waiting: overrides.spinner === false ? undefined : (label) => io.waiting(label),
+        beforeWrite: () => announce(resolved, true),
+        // A key given for this call (auth login) is not the profile's: no hint about it.
+        authHint: overrides.apiKey === undefined ? rejectedKeyHint(resolved) : undefined,
       });
-      // So nobody hits staging or production by accident, say which profile is in use.
-      if (!announced && resolved.name !== DEFAULT_PROFILE && io.stderrIsTTY) {
-        announced = true;
-        dimLine(`Using profile ${resolved.name} (${resolved.baseUrl})`);
-      }
+      announce(resolved, false);
       return client;
     },
     warn,

@@ -41,6 +41,8 @@ export interface IOStreams {
   readStdin(signal?: AbortSignal): Promise<string>;
   /** Asks for a secret on the terminal without echoing it. */
   promptSecret(question: string, signal?: AbortSignal): Promise<string>;
+  /** Asks for one line on the terminal, echoed as typed; Ctrl-C or Ctrl-D: CancelledError. */
+  prompt(question: string, signal?: AbortSignal): Promise<string>;
 }
 
 /** NO_COLOR (any value) and --no-color win; FORCE_COLOR turns colour on off a TTY. */
@@ -65,46 +67,9 @@ export async function readAll(stream: Readable, signal?: AbortSignal): Promise<s
   return Buffer.concat(chunks).toString('utf8');
 }
 
-interface TTYReadable extends Readable {
+export interface TTYReadable extends Readable {
   isTTY?: boolean;
   setRawMode?(mode: boolean): unknown;
-}
-
-/** Reads a line in raw mode so the key is never echoed; Ctrl-C cancels. */
-function promptHidden(
-  stdin: TTYReadable,
-  stderr: Writable,
-  question: string,
-  signal?: AbortSignal,
-): Promise<string> {
-  // Echo off before the question shows: a key typed or pasted the moment it appears must not
-  // be echoed by the terminal.
-  stdin.setRawMode?.(true);
-  stderr.write(question);
-  return new Promise((resolve, reject) => {
-    let value = '';
-    const finish = (error: Error | null) => {
-      stdin.setRawMode?.(false);
-      stdin.off('data', onData);
-      signal?.removeEventListener('abort', onAbort);
-      stdin.pause();
-      stderr.write('\n');
-      if (error) reject(error);
-      else resolve(value);
-    };
-    const onAbort = () => finish(new CancelledError());
-    const onData = (chunk: Buffer | string) => {
-      for (const ch of chunk.toString()) {
-        if (ch === '\r' || ch === '\n' || ch === '\u0004') return finish(null);
-        if (ch === '\u0003') return finish(new CancelledError());
-        if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
-        else value += ch;
-      }
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    stdin.on('data', onData);
-    stdin.resume();
-  });
 }
 
 /** `no space left on device (ENOSPC)`: why output could not be written, in one phrase. */
@@ -148,6 +113,10 @@ export interface IOParts {
   stderrColumns: () => number;
   readStdin: (signal?: AbortSignal) => Promise<string>;
   promptSecret: (question: string, signal?: AbortSignal) => Promise<string>;
+  /** Absent where nothing can be asked: a prompt is then cancelled. */
+  prompt?: (question: string, signal?: AbortSignal) => Promise<string>;
+  /** How long a wait goes before its spinner shows (tests shorten it); 1 s when not given. */
+  spinnerDelayMs?: number;
 }
 
 /** IOStreams over two writable streams: the status line, and write errors caught. */
@@ -206,18 +175,27 @@ export function createIO(parts: IOParts): IOStreams {
       board.afterWrite(text);
     },
     status: (text) => board.show(text),
-    waiting: (label) => board.waiting(label),
+    waiting: (label) => board.waiting(label, parts.spinnerDelayMs),
     clearStatus: () => board.clear(),
     readStdin: parts.readStdin,
-    promptSecret: async (question, signal) => {
-      board.hold();
-      try {
-        return await parts.promptSecret(question, signal);
-      } finally {
-        board.release();
-      }
+    promptSecret: (question, signal) => holdingStatus(() => parts.promptSecret(question, signal)),
+    prompt: (question, signal) => {
+      const ask = parts.prompt;
+      return ask
+        ? holdingStatus(() => ask(question, signal))
+        : Promise.reject(new CancelledError());
     },
   };
+
+  // A prompt owns the line it is typed on: the status line waits until it is answered.
+  async function holdingStatus<T>(ask: () => Promise<T>): Promise<T> {
+    board.hold();
+    try {
+      return await ask();
+    } finally {
+      board.release();
+    }
+  }
 }
 
 interface SystemProcess {
@@ -242,6 +220,10 @@ export function systemIO(proc: SystemProcess): IOStreams {
     columns: () => terminalColumns(proc.env, proc.stdout),
     stderrColumns: () => terminalColumns(proc.env, proc.stderr),
     readStdin: (signal) => readAll(proc.stdin, signal),
-    promptSecret: (question, signal) => promptHidden(proc.stdin, proc.stderr, question, signal),
+    // The prompts are loaded when asked: most commands never prompt.
+    promptSecret: async (question, signal) =>
+      (await import('./prompt.js')).promptHidden(proc.stdin, proc.stderr, question, signal),
+    prompt: async (question, signal) =>
+      (await import('./prompt.js')).promptLine(proc.stdin, proc.stderr, question, signal),
   });
 }

@@ -49,7 +49,9 @@ export function globalOptions(raw: RawGlobals, env: Env): GlobalOptions {
     }
   }
   return {
-    profile: raw.profile,
+    // commander reads `-p=sb` as the value "=sb" (`--profile=sb` it splits itself); no profile
+    // name starts with "=", so `-p=sb` means `-p sb`.
+    profile: raw.profile?.startsWith('=') ? raw.profile.slice(1) : raw.profile,
     json: raw.json === true,
     color: raw.color !== false,
     debug: raw.debug === true || env.STORE_DEBUG === '1' || env.STORE_DEBUG === 'true',

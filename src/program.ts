@@ -15,6 +15,7 @@ import {
   toOption,
 } from './commands/define.js';
 import { registerHelp } from './commands/help/help.js';
+import { HELP_LAYOUT } from './commands/help/layout.js';
 import * as messagesSend from './commands/messages/send.js';
 import * as ordersList from './commands/orders/list.js';
 import * as petsAdd from './commands/pets/add.js';
@@ -116,9 +117,12 @@ export function buildProgram(io: IOStreams, context: ContextFactory): Command {
       writeErr: (text) => io.err(text),
       // main() reports parse errors itself, in the same format as every other error.
       outputError: () => {},
+      // Help is laid out for the terminal it is read on (COLUMNS wins), 80 columns in a pipe.
+      getOutHelpWidth: () => io.columns,
+      getErrHelpWidth: () => io.columns,
     })
     .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: true });
+    .configureHelp({ showGlobalOptions: true, ...HELP_LAYOUT });
 
   program.addHelpText(
     'after',

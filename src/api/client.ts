@@ -51,7 +51,16 @@ export interface ApiClientOptions {
   timing: RetryTiming;
   /** Told before each retry's wait (a terminal shows it). */
   onRetry?: (notice: RetryNotice) => void;
+  /** Called as each attempt starts (a terminal shows a spinner once it takes long); returns
+   * what to call when the answer (or the failure) is there. */
+  waiting?: (label: string) => () => void;
+  /** Called before a request that may change data (any method but GET, HEAD, OPTIONS). */
+  beforeWrite?: () => void;
+  /** Added to the message of a 401 or 403 answer: where the key came from, how to replace it. */
+  authHint?: string;
 }
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export interface RequestOptions {
   method: Method;
@@ -126,6 +135,7 @@ export class ApiClient {
       body = opts.body.data;
       if (opts.body.contentType) headers['content-type'] ??= opts.body.contentType;
     }
+    if (!READ_METHODS.has(method)) this.options.beforeWrite?.();
     this.traceRequest(method, url, headers, body);
 
     const { timing, signal } = this.options;
@@ -134,7 +144,14 @@ export class ApiClient {
       const started = performance.now();
       let exchange: Exchange;
       try {
-        const attemptOnce = () => this.transport.exchange({ method, url, headers, body, signal });
+        const attemptOnce = async () => {
+          const stop = this.options.waiting?.(`Waiting for ${url.host}…`);
+          try {
+            return await this.transport.exchange({ method, url, headers, body, signal });
+          } finally {
+            stop?.();
+          }
+        };
         exchange = await (opts.throttle ? opts.throttle(attemptOnce) : attemptOnce());
       } catch (error) {
         if (last || !retriesFailure(method, error)) throw withAttempts(error, attempt);
@@ -169,6 +186,10 @@ export class ApiClient {
     );
     // A server that echoes the key in its message must not make us print it.
     error.message = this.redact(error.message);
+    const { authHint } = this.options;
+    if (authHint && (response.status === 401 || response.status === 403)) {
+      error.message = `${error.message}; ${authHint}`;
+    }
     return withAttempts(error, response.attempts) as CliError;
   }
 

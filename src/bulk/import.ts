@@ -127,6 +127,8 @@ export async function importPets(
     ? undefined
     : await ctx.api({
         interruptible: false,
+        // The progress line says what is going on; a spinner would fight it for the line.
+        spinner: false,
         rateLimitRetries: RATE_LIMIT_RETRIES,
         onRetry: (notice: RetryNotice) => {
           if (notice.status === 429) limiter.tooMany();

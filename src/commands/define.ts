@@ -8,6 +8,7 @@ import { setCompletion, type Values } from '../completion/hints.js';
 import type { Context } from '../context.js';
 import { FlagError } from '../errors.js';
 import type * as z from '../zod.js';
+import { examplesText, helpWidth } from './help/layout.js';
 
 /** Builds (once) the context of the invocation that is running `command`. */
 export type ContextFactory = (command: Command) => Context;
@@ -70,9 +71,11 @@ export interface CommandDefinition {
   register(parent: Command, context: ContextFactory): Command;
 }
 
-/** Examples shown at the end of a command's --help. */
-export function examples(lines: readonly string[]): string {
-  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+/** Examples shown at the end of a command's --help, fitted to the help's width. */
+export function examples(
+  lines: readonly string[],
+): (context: { error: boolean; command: Command }) => string {
+  return ({ error, command }) => `\n${examplesText(lines, helpWidth(command, error))}\n`;
 }
 
 /** Turns a flag declaration into commander's Option (shared with the global options). */

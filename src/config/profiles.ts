@@ -35,9 +35,19 @@ export const DEFAULT_PROFILE = 'production';
 /** Where the key comes from; a built-in profile's own key (sandbox) counts as its config. */
 export type KeySource = 'env' | 'config' | 'none';
 
+/** Where the profile's name comes from: -p, STORE_PROFILE, the config's current profile, or
+ * the built-in default. */
+export type ProfileSource = 'flag' | 'env' | 'config' | 'default';
+
+/** Where the base URL comes from: the profile, or STORE_BASE_URL. */
+export type BaseUrlSource = 'profile' | 'env';
+
 export interface ResolvedProfile {
   name: string;
+  /** Where `name` comes from. */
+  source: ProfileSource;
   baseUrl: string;
+  baseUrlSource: BaseUrlSource;
   messagesUrl: string;
   apiKey: string | undefined;
   keySource: KeySource;
@@ -71,6 +81,8 @@ export function unknownProfileError(
   name: string,
   knownNames: readonly string[],
   via?: string,
+  /** False where creating it would not help (`profile remove`). */
+  creatable = true,
 ): FlagError {
   const suggestion = suggestProfile(name, knownNames);
   const notes = [via && `set in ${via}`, suggestion && `did you mean ${suggestion}?`].filter(
@@ -78,7 +90,7 @@ export function unknownProfileError(
   );
   let message = `unknown profile ${quote(name)}${notes.length ? ` (${notes.join('; ')})` : ''}`;
   message += '; see `store profile list`';
-  if (PROFILE_NAME.test(name)) {
+  if (creatable && PROFILE_NAME.test(name)) {
     message += `, or create it with \`store profile set ${name} --base-url <url>\``;
   }
   return new FlagError(message);
@@ -105,9 +117,22 @@ export function storedProfile(config: ConfigData, name: string): StoredProfile |
   return Object.hasOwn(config.profiles ?? {}, name) ? config.profiles?.[name] : undefined;
 }
 
-/** The profile in use: --profile, then STORE_PROFILE, then the config's current one. */
-export function selectedProfileName(config: ConfigData, env: Env, flag?: string): string {
-  return flag || env.STORE_PROFILE || config.currentProfile || DEFAULT_PROFILE;
+/** The profile in use and where its name comes from: --profile, then STORE_PROFILE, then the
+ * config's current one, then the default. */
+export function selectedProfile(
+  config: ConfigData,
+  env: Env,
+  flag?: string,
+): { name: string; source: ProfileSource } {
+  if (flag) return { name: flag, source: 'flag' };
+  if (env.STORE_PROFILE) return { name: env.STORE_PROFILE, source: 'env' };
+  if (config.currentProfile) return { name: config.currentProfile, source: 'config' };
+  return { name: DEFAULT_PROFILE, source: 'default' };
+}
+
+/** The profile that is current when neither -p nor STORE_PROFILE says otherwise. */
+export function currentProfileName(config: ConfigData): string {
+  return config.currentProfile || DEFAULT_PROFILE;
 }
 
 /** A profile's settings as stored, before environment overrides (for `profile list`). */
@@ -124,7 +149,12 @@ export function profileSettings(config: ConfigData, name: string): ProfileSettin
   };
 }
 
-export function resolveProfile(config: ConfigData, env: Env, name: string): ResolvedProfile {
+export function resolveProfile(
+  config: ConfigData,
+  env: Env,
+  name: string,
+  source: ProfileSource = 'config',
+): ResolvedProfile {
   const settings = withRunningSandbox(config, env, name, profileSettings(config, name));
   const storedKey = storedProfile(config, name)?.apiKey;
   let keySource: KeySource = 'none';
@@ -132,7 +162,9 @@ export function resolveProfile(config: ConfigData, env: Env, name: string): Reso
   else if (storedKey || settings.apiKey) keySource = 'config';
   return {
     name,
+    source,
     baseUrl: env.STORE_BASE_URL || settings.baseUrl,
+    baseUrlSource: env.STORE_BASE_URL ? 'env' : 'profile',
     // STORE_BASE_URL alone moves the messages URL along: this invocation's key must not go to
     // the profile's (say, production's) messaging host unasked.
     messagesUrl: env.STORE_MESSAGES_URL || env.STORE_BASE_URL || settings.messagesUrl,

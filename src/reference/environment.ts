@@ -44,6 +44,15 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     meaning: 'folder that holds `config.json`; default the platform config folder (XDG on Linux)',
   },
   {
+    name: 'STORE_NO_DEPRECATION_WARNINGS=1',
+    meaning: 'no deprecation warnings on stderr (`pets get`, API responses marked deprecated)',
+  },
+  {
+    name: 'COLUMNS',
+    meaning:
+      "width of the terminal in columns, for tables and help; wins over the terminal's own width",
+  },
+  {
     name: 'HTTPS_PROXY, HTTP_PROXY, NO_PROXY (and lower-case forms)',
     meaning: 'honoured for every request',
   },

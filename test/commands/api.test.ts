@@ -134,7 +134,7 @@ describe('store api', () => {
       expect(result).toEqual({
         code: exit,
         stdout: `${body}\n`,
-        stderr: `error: it failed (${code}, HTTP ${status})\n`,
+        stderr: `error: it failed${status === 401 ? '; the key came from STORE_API_KEY' : ''} (${code}, HTTP ${status})\n`,
         prompts: [],
       });
     },

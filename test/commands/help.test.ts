@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { HELP_TOPIC_NAMES } from '../../src/commands/help/topics.js';
+import { ENVIRONMENT as ENVIRONMENT_VARIABLES } from '../../src/reference/environment.js';
+import { EXIT_CODE_TABLE } from '../../src/reference/exit-codes.js';
 import { run } from '../helpers/cli.js';
 import { commandPaths, visibleNames } from '../helpers/tree.js';
+import { tooWide, words } from '../helpers/wrap.js';
 
 const PATHS = commandPaths();
 
@@ -76,53 +80,75 @@ describe('version', () => {
 });
 
 // The contract's tables (cli-contract.md, "Global options", "Errors and exit codes"), row for
-// row: names without their Markdown code marks, meanings verbatim.
+// row: names without their Markdown code marks, meanings verbatim, laid out for 80 columns
+// (the width in a pipe, and the test IO's): each variable on its own line, its meaning
+// indented and wrapped below; exit codes beside their meanings.
 const ENVIRONMENT = `Environment variables
 
 Each applies to the one invocation it is set for.
 
 With a flag (the flag wins):
 
-  VARIABLE              FLAG                  MEANING
-  STORE_PROFILE         -p, --profile <name>  profile to use; default: the current profile in the config, else \`production\`
-  NO_COLOR (any value)  --no-color            no ANSI colour; \`FORCE_COLOR=1\` forces it on a non-TTY
-  STORE_DEBUG=1         --debug               trace each HTTP exchange on stderr; the key is shown masked (\`Bearer ****wxyz\`)
-  STORE_TIMEOUT         --timeout <seconds>   per-request time limit, default 30
+  STORE_PROFILE  -p, --profile <name>
+      profile to use; default: the current profile in the config, else
+      \`production\`
+  NO_COLOR (any value)  --no-color
+      no ANSI colour; \`FORCE_COLOR=1\` forces it on a non-TTY
+  STORE_DEBUG=1  --debug
+      trace each HTTP exchange on stderr; the key is shown masked (\`Bearer
+      ****wxyz\`)
+  STORE_TIMEOUT  --timeout <seconds>
+      per-request time limit, default 30
 
 Others:
 
-  VARIABLE                                                  MEANING
-  STORE_API_KEY                                             API key for this invocation; wins over the stored one
-  STORE_BASE_URL                                            base URL (including \`/v1\`) for this invocation; wins over the profile's
-  STORE_MESSAGES_URL                                        base URL of the messaging operation; wins over the profile's
-  STORE_CONFIG_DIR                                          folder that holds \`config.json\`; default the platform config folder (XDG on Linux)
-  HTTPS_PROXY, HTTP_PROXY, NO_PROXY (and lower-case forms)  honoured for every request
+  STORE_API_KEY
+      API key for this invocation; wins over the stored one
+  STORE_BASE_URL
+      base URL (including \`/v1\`) for this invocation; wins over the profile's
+  STORE_MESSAGES_URL
+      base URL of the messaging operation; wins over the profile's
+  STORE_CONFIG_DIR
+      folder that holds \`config.json\`; default the platform config folder (XDG
+      on Linux)
+  STORE_NO_DEPRECATION_WARNINGS=1
+      no deprecation warnings on stderr (\`pets get\`, API responses marked
+      deprecated)
+  COLUMNS
+      width of the terminal in columns, for tables and help; wins over the
+      terminal's own width
+  HTTPS_PROXY, HTTP_PROXY, NO_PROXY (and lower-case forms)
+      honoured for every request
 
-Precedence, highest first: flag, environment variable, profile in config, built-in default.
+Precedence, highest first: flag, environment variable, profile in config,
+built-in default.
 
 Examples:
   $ STORE_PROFILE=staging store pets list
-  $ STORE_API_KEY="$KEY" STORE_BASE_URL=http://127.0.0.1:4010/v1 store orders list
+  $ STORE_API_KEY="$KEY" STORE_BASE_URL=http://127.0.0.1:4010/v1 store orders \\
+      list
   $ NO_COLOR=1 store profile list
 `;
 
 const EXIT_CODES = `Exit codes
 
-  EXIT  MEANING
-  0     success (an empty list is a success)
-  1     any other failure: unexpected status or response shape, unreadable config, internal error
-  2     usage: unknown command or flag, missing or invalid argument or flag value, refused configuration — nothing was sent
-  3     the API rejected the input (HTTP 400, and other 4xx not listed here)
-  4     authentication missing or rejected (no key, HTTP 401 or 403)
-  5     not found (HTTP 404)
-  6     network: connection refused or reset, DNS, TLS, timeout
-  7     service unavailable: HTTP 5xx or 429, after retries
-  130   interrupted (Ctrl-C)
+  0    success (an empty list is a success)
+  1    any other failure: unexpected status or response shape, unreadable
+       config, internal error
+  2    usage: unknown command or flag, missing or invalid argument or flag
+       value, refused configuration — nothing was sent
+  3    the API rejected the input (HTTP 400, and other 4xx not listed here)
+  4    authentication missing or rejected (no key, HTTP 401 or 403)
+  5    not found (HTTP 404)
+  6    network: connection refused or reset, DNS, TLS, timeout
+  7    service unavailable: HTTP 5xx or 429, after retries
+  130  interrupted (Ctrl-C)
 
-\`pets add --file\` exits 0 only when every object was created; otherwise with the code of the
-first failure in input order, after reporting every one. An object that fails the client's own
-validation is not sent and counts as rejected input (exit 3); a file that is not JSON/NDJSON at
-all is a usage error (exit 2) and nothing is sent.
+\`pets add --file\` exits 0 only when every object was created; otherwise with the
+code of the first failure in input order, after reporting every one. An object
+that fails the client's own validation is not sent and counts as rejected input
+(exit 3); a file that is not JSON/NDJSON at all is a usage error (exit 2) and
+nothing is sent.
 
 Examples:
   $ store pets get 42 || echo "failed with exit $?"
@@ -131,25 +157,29 @@ Examples:
 
 const FORMATTING = `Output formats
 
-Results go to stdout; warnings, progress and errors go to stderr, so a pipe carries data only.
-The same command prints one of three forms:
+Results go to stdout; warnings, progress and errors go to stderr, so a pipe
+carries data only. The same command prints one of three forms:
 
 Table (stdout is a terminal)
-  Aligned columns with a header, the status in colour. Made for reading: do not parse it.
+  Aligned columns with a header, the status in colour, cut to fit the terminal.
+  Made for reading: do not parse it.
 
 Tab-separated (stdout is a pipe or a file, no --json)
-  A header line, then one line per row, the fields separated by one tab: no borders, no
-  truncation, and no colour unless FORCE_COLOR asks for it. A tab, a newline or another
-  control character inside a value is shown escaped (\\t, \\n, \\x1b), so a row is one line.
+  A header line, then one line per row, the fields separated by one tab: no
+  borders, no truncation, and no colour unless FORCE_COLOR asks for it. A tab, a
+  newline or another control character inside a value is shown escaped (\\t, \\n,
+  \\x1b), so a row is one line.
 
 JSON (--json)
-  One JSON document on stdout: an array for a list, an object for one item, exactly the API's
-  data, fields the client does not know included and ids above 2^53 digit for digit.
-  Indented on a terminal, one line otherwise. \`pets add --file --json\` prints one JSON
-  object per input object instead (NDJSON): the created animal, or
-  {"input": n, "error": {code, message, status}} for the n-th one that was not created.
+  One JSON document on stdout: an array for a list, an object for one item,
+  exactly the API's data, fields the client does not know included and ids above
+  2^53 digit for digit. Indented on a terminal, one line otherwise. \`pets add
+  --file --json\` prints one JSON object per input object instead (NDJSON): the
+  created animal, or {"input": n, "error": {code, message, status}} for the n-th
+  one that was not created.
 
-On failure stdout is empty (except for \`pets add --file\`) and stderr has one line:
+On failure stdout is empty (except for \`pets add --file\`) and stderr has one
+line:
   error: <message> (<code>, HTTP <status>)
 or, with --json:
   {"error":{"code":…,"message":…,"status":…}}
@@ -175,7 +205,7 @@ describe('store help <topic>', () => {
     const result = await run(['--help']);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(
-      /\n\nHelp topics:\n {2}\$ store help environment {2}# environment variables, and which setting wins\n {2}\$ store help exit-codes {3}# what each exit code means\n {2}\$ store help formatting {3}# table, tab-separated and JSON output, for scripts\n\n$/,
+      /\n\nHelp topics:\n {2}store help environment {2}environment variables, and which setting wins\n {2}store help exit-codes {3}what each exit code means\n {2}store help formatting {3}table, tab-separated and JSON output, for scripts\n\n$/,
     );
   });
 
@@ -242,5 +272,47 @@ describe('store help <topic>', () => {
       stderr: "error: unknown command 'lst' (Did you mean list?)\n",
       prompts: [],
     });
+  });
+});
+
+describe('store help <topic> at any width', () => {
+  it.each(HELP_TOPIC_NAMES)(
+    '%s wraps at word boundaries to 40, 60 and 200 columns',
+    async (topic) => {
+      const at80 = await run(['help', topic]);
+      for (const columns of [40, 60, 200]) {
+        const result = await run(['help', topic], { columns });
+        expect(result.code).toBe(0);
+        expect(tooWide(result.stdout, columns), `${topic} at ${columns}`).toEqual([]);
+        // The same words in the same order: nothing lost, nothing cut mid-word.
+        expect(words(result.stdout)).toEqual(words(at80.stdout));
+      }
+    },
+  );
+
+  it('has one line per meaning at 200 columns, as the reference tables give them', async () => {
+    const wide = (await run(['help', 'environment'], { columns: 200 })).stdout;
+    for (const v of ENVIRONMENT_VARIABLES) {
+      expect(wide).toContain(`\n      ${v.meaning}\n`);
+    }
+    const codes = (await run(['help', 'exit-codes'], { columns: 200 })).stdout;
+    for (const e of EXIT_CODE_TABLE) {
+      expect(codes).toContain(`\n  ${String(e.code).padEnd(3)}  ${e.meaning}\n`);
+    }
+  });
+
+  it('at 40 columns puts each meaning under its variable, wrapped', async () => {
+    const result = await run(['help', 'environment'], { columns: 40 });
+    expect(result.stdout).toContain(
+      '  STORE_PROFILE  -p, --profile <name>\n' +
+        '      profile to use; default: the\n' +
+        '      current profile in the config,\n' +
+        '      else `production`\n',
+    );
+    expect(result.stdout).toContain(
+      '  $ STORE_API_KEY="$KEY" \\\n' +
+        '      STORE_BASE_URL=http://127.0.0.1:4010/v1 \\\n' +
+        '      store orders list\n',
+    );
   });
 });

@@ -142,17 +142,22 @@ describe('profile selection and precedence', () => {
     ['--profile', ['--profile', 'nope'], {}],
     ['STORE_PROFILE', [], { STORE_PROFILE: 'nope' }],
     ['the config', [], {}],
-  ])('exits 2 and sends nothing for an unknown profile from %s', async (_from, flags, extra) => {
+  ])('exits 2 and sends nothing for an unknown profile from %s', async (from, flags, extra) => {
     const { env, file } = setup({ STORE_API_KEY: KEY, ...extra });
     if (flags.length === 0 && Object.keys(extra).length === 0) {
       writeConfig(file, { currentProfile: 'nope' });
     }
     const result = await run(['pets', 'list', ...flags], { env });
+    // Where the name came from, when not from the command line.
+    const via = {
+      '--profile': '',
+      STORE_PROFILE: ' (set in STORE_PROFILE)',
+      'the config': ' (set in config.json as the current profile)',
+    }[from as string];
     expect(result).toEqual({
       code: 2,
       stdout: '',
-      stderr:
-        'error: unknown profile "nope"; see `store profile list`, or create it with `store profile set nope --base-url <url>`\n',
+      stderr: `error: unknown profile "nope"${via}; see \`store profile list\`, or create it with \`store profile set nope --base-url <url>\`\n`,
       prompts: [],
     });
     expect(unexpected).toEqual([]);

@@ -148,8 +148,10 @@ describe('store against the sandbox', () => {
     expect(JSON.parse(status.stdout)).toEqual({
       profile: 'sandbox',
       baseUrl: sandbox.url,
+      baseUrlSource: 'env',
       keySource: 'config',
       key: '****7890',
+      valid: true,
     });
     const config = readFileSync(join(env.STORE_CONFIG_DIR as string, 'config.json'), 'utf8');
     expect(JSON.parse(config)).toEqual({ profiles: { sandbox: { apiKey: 'right-key-7890' } } });

@@ -5,6 +5,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
+import { CancelledError } from '../../src/errors.js';
 import { colorAllowed, createIO, type Env, type IOStreams, readAll } from '../../src/io.js';
 import { type MainDeps, main } from '../../src/main.js';
 import { afterThisTest } from './cleanup.js';
@@ -17,6 +18,8 @@ export interface RunOptions {
   tty?: boolean | { stdin?: boolean; stdout?: boolean; stderr?: boolean };
   /** The answer typed at a hidden prompt (auth login on a terminal). */
   typed?: string;
+  /** The answers typed at visible prompts, in order; null, or none left, is Ctrl-C there. */
+  answers?: (string | null)[];
   signal?: AbortSignal;
   /** Receives each retry's wait, in ms. Retries never really wait in-process: the delays are
    * recorded here instead, so a test can assert them. */
@@ -25,13 +28,15 @@ export interface RunOptions {
   timing?: MainDeps['timing'];
   /** Cells per line of the terminal (stdout and stderr); 80 when not given. */
   columns?: number;
+  /** How long a request waits before the spinner shows; 1 s (as in a process) when not given. */
+  spinnerDelayMs?: number;
 }
 
 export interface RunResult {
   code: number;
   stdout: string;
   stderr: string;
-  /** Questions asked at hidden prompts. */
+  /** Questions asked at prompts, hidden or not. */
   prompts: string[];
 }
 
@@ -55,6 +60,7 @@ export function testIO(
   const err = new Sink();
   const stdin = Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]);
   const prompts: string[] = [];
+  const answers = [...(options.answers ?? [])];
   const columns = () => options.columns ?? 80;
   // The real IOStreams over in-memory streams: status line and write errors as in a process.
   const io: IOStreams = createIO({
@@ -69,9 +75,16 @@ export function testIO(
     columns,
     stderrColumns: columns,
     readStdin: (signal) => readAll(stdin, signal),
+    spinnerDelayMs: options.spinnerDelayMs,
     promptSecret: async (question) => {
       prompts.push(question);
       return options.typed ?? '';
+    },
+    prompt: async (question) => {
+      prompts.push(question);
+      const answer = answers.shift();
+      if (answer === undefined || answer === null) throw new CancelledError();
+      return answer;
     },
   });
   return { io, out, err, prompts };

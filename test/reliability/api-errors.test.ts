@@ -22,7 +22,7 @@ describe('every command that calls the API', () => {
       expect(result.code).toBe(4);
       expect(result.stdout).toBe('');
       expect(result.stderr.split('\n').slice(-2)).toEqual([
-        'error: key revoked (unauthorized, HTTP 401)',
+        'error: key revoked; the key came from STORE_API_KEY (unauthorized, HTTP 401)',
         '',
       ]);
     },

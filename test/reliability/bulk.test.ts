@@ -99,7 +99,8 @@ describe('pets add --file in bulk', () => {
     });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(
-      /^\r\u001b\[K1 created, 0 failed \(\d+\/s\)\r\u001b\[K3 created in \d+\.\d s \(\d+\/s\)\n$/,
+      // A write names its profile first on a terminal (STORE_BASE_URL here).
+      /^\u001b\[2mUsing profile production \(http:\/\/127\.0\.0\.1:\d+\/v1, from STORE_BASE_URL\)\u001b\[22m\n\r\u001b\[K1 created, 0 failed \(\d+\/s\)\r\u001b\[K3 created in \d+\.\d s \(\d+\/s\)\n$/,
     );
   });
 });

@@ -1,7 +1,8 @@
 import { listPets } from '../../api/pets.js';
 import { maskKey } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
-import { ApiError, AuthError, FlagError } from '../../errors.js';
+import { ApiError, AuthError, FlagError, NetworkError } from '../../errors.js';
+import { confirm } from '../confirm.js';
 import { defineCommand } from '../define.js';
 import { switchFlag } from '../flags.js';
 
@@ -31,32 +32,45 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
     throw new FlagError('stdin is not a terminal: pipe the key with `store auth login --with-key`');
   }
   const profile = await ctx.profile();
-  const key = opts.withKey
-    ? (await io.readStdin(ctx.signal)).trim()
-    : (await io.promptSecret(`API key for profile ${profile.name}: `, ctx.signal)).trim();
+  // On a terminal the key is typed, so it is read without echo even with --with-key (which
+  // would otherwise show it on the screen as it is typed, with no prompt saying what to type).
+  const key = io.stdinIsTTY
+    ? (await io.promptSecret(`API key for profile ${profile.name}: `, ctx.signal)).trim()
+    : (await io.readStdin(ctx.signal)).trim();
   if (key === '') throw new FlagError('the key is empty; nothing was saved');
   if (/\s/.test(key)) throw new FlagError('the key contains white space; nothing was saved');
 
-  if (opts.verify) {
-    try {
-      await listPets(await ctx.api({ apiKey: key }), { limit: 1 });
-    } catch (error) {
-      if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
-        throw new AuthError(
-          `the API rejected the key (HTTP ${error.status}); nothing was saved`,
-          error.status,
-        );
-      }
-      throw error;
-    }
-  }
+  if (opts.verify) await verify(key, ctx);
   const config = await ctx.config();
   await config.update((data) => {
     data.profiles ??= {};
     data.profiles[profile.name] = { ...data.profiles[profile.name], apiKey: key };
   });
-  io.err(`Logged in to profile ${profile.name} with key ${maskKey(key)}\n`);
+  confirm(ctx, `Logged in to profile ${profile.name} with key ${maskKey(key)}`, {
+    profile: profile.name,
+    key: maskKey(key),
+    verified: opts.verify,
+  });
   if (ctx.env.STORE_API_KEY) {
     ctx.warn('note: STORE_API_KEY is set, and wins over the stored key while it is');
+  }
+}
+
+/** One authenticated call with the new key; any failure means nothing is saved. */
+async function verify(key: string, ctx: Context): Promise<void> {
+  try {
+    await listPets(await ctx.api({ apiKey: key }), { limit: 1 });
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+      throw new AuthError(
+        `the API rejected the key (HTTP ${error.status}); nothing was saved`,
+        error.status,
+      );
+    }
+    // The key may be good: the check could not tell (unreachable, 5xx).
+    if (error instanceof NetworkError || error instanceof ApiError) {
+      error.message += '; nothing was saved (--no-verify saves the key without checking)';
+    }
+    throw error;
   }
 }

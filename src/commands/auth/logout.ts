@@ -1,5 +1,6 @@
 import { storedProfile } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
+import { confirm } from '../confirm.js';
 import { defineCommand } from '../define.js';
 
 export const command = defineCommand({
@@ -13,7 +14,7 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
   const { name } = await ctx.profile();
   const config = await ctx.config();
   if (storedProfile(config.read(), name)?.apiKey === undefined) {
-    ctx.io.err(`No key was stored for profile ${name}\n`);
+    confirm(ctx, `No key was stored for profile ${name}`, { profile: name, keyRemoved: false });
     return;
   }
   await config.update((data) => {
@@ -22,7 +23,7 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
     delete profile.apiKey;
     if (Object.keys(profile).length === 0) delete data.profiles?.[name];
   });
-  ctx.io.err(`Logged out of profile ${name}\n`);
+  confirm(ctx, `Logged out of profile ${name}`, { profile: name, keyRemoved: true });
   if (ctx.env.STORE_API_KEY) {
     ctx.warn('note: STORE_API_KEY is set: commands still send that key while it is');
   }

@@ -1,20 +1,27 @@
 import { listPets } from '../../api/pets.js';
-import { type KeySource, maskKey } from '../../config/profiles.js';
+import { loginHint, rejectedKeyHint } from '../../config/profile-hints.js';
+import { type BaseUrlSource, type KeySource, maskKey } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
-import { ApiError, AuthError } from '../../errors.js';
-import { type Column, renderItem } from '../../render/output.js';
+import { ApiError, AuthError, CliError } from '../../errors.js';
+import { type Column, renderItem, writeJson } from '../../render/output.js';
+import { sanitize } from '../../render/sanitize.js';
 import { defineCommand } from '../define.js';
 
 export interface AuthStatus {
   profile: string;
   baseUrl: string;
+  baseUrlSource: BaseUrlSource;
   keySource: KeySource;
-  key: string;
+  /** Masked; null when there is no key. */
+  key: string | null;
+  /** Accepted; false when rejected or there is no key; null when the API could not tell. */
+  valid: boolean | null;
 }
 
 const COLUMNS: Column<AuthStatus>[] = [
   { header: 'PROFILE', value: (s) => s.profile },
   { header: 'BASE URL', value: (s) => s.baseUrl },
+  { header: 'URL FROM', value: (s) => s.baseUrlSource },
   { header: 'KEY FROM', value: (s) => s.keySource },
   { header: 'KEY', value: (s) => s.key },
 ];
@@ -28,28 +35,54 @@ export const command = defineCommand({
 
 export async function run(_opts: object, ctx: Context): Promise<void> {
   const profile = await ctx.profile();
-  const where = `profile ${profile.name} (${profile.baseUrl})`;
-  if (!profile.apiKey) {
-    throw new AuthError(`${where}: not logged in; run \`store auth login\` or set STORE_API_KEY`);
-  }
-  const key = maskKey(profile.apiKey);
-  try {
-    await listPets(await ctx.api(), { limit: 1 });
-  } catch (error) {
-    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
-      throw new AuthError(
-        `${where}: the API rejected the key ${key} from ${profile.keySource} (HTTP ${error.status})`,
-        error.status,
-      );
-    }
-    throw error;
-  }
   const status: AuthStatus = {
     profile: profile.name,
     baseUrl: profile.baseUrl,
+    baseUrlSource: profile.baseUrlSource,
     keySource: profile.keySource,
-    key,
+    key: profile.apiKey ? maskKey(profile.apiKey) : null,
+    valid: null,
   };
-  // Reaching here means the API accepted the key; failures exit 4 with stdout empty.
-  await renderItem(ctx.io, status, COLUMNS, ctx.options);
+  let failure: unknown;
+  if (!profile.apiKey) {
+    status.valid = false;
+    failure = new AuthError(`no API key for profile ${profile.name}: ${loginHint(profile)}`);
+  } else {
+    try {
+      await listPets(await ctx.api(), { limit: 1 });
+      status.valid = true;
+    } catch (error) {
+      failure = error;
+      if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+        status.valid = false;
+        failure = new AuthError(
+          `the API rejected the key ${status.key} from ${profile.keySource} (HTTP ${error.status}); ${rejectedKeyHint(profile)}`,
+          error.status,
+        );
+      }
+    }
+  }
+  // What is known is printed whatever the verdict: on stdout as JSON, or for a person on
+  // stdout when the key was accepted and on stderr, above the error, when it was not.
+  if (ctx.options.json) writeJson(ctx.io, status);
+  else if (status.valid === true) await renderItem(ctx.io, status, COLUMNS, ctx.options);
+  else if (failure instanceof CliError) ctx.io.err(describe(status));
+  if (failure !== undefined) throw failure;
+}
+
+const URL_FROM: Record<BaseUrlSource, string> = { profile: 'profile', env: 'STORE_BASE_URL' };
+const KEY_FROM: Record<KeySource, string> = {
+  env: 'STORE_API_KEY',
+  config: 'config',
+  none: 'none',
+};
+
+/** The facts as lines for a person. */
+function describe(status: AuthStatus): string {
+  const lines = [
+    ['profile', status.profile],
+    ['base URL', `${status.baseUrl} (from ${URL_FROM[status.baseUrlSource]})`],
+    ['key', status.key ? `${status.key} (from ${KEY_FROM[status.keySource]})` : 'none'],
+  ];
+  return lines.map(([name, value]) => `${name?.padEnd(9)}${sanitize(value ?? '')}\n`).join('');
 }

@@ -1,3 +1,4 @@
+import { loginHint } from '../../config/profile-hints.js';
 import type { Context } from '../../context.js';
 import { AuthError } from '../../errors.js';
 import { defineCommand } from '../define.js';
@@ -15,7 +16,7 @@ export const command = defineCommand({
 export async function run(_opts: object, ctx: Context): Promise<void> {
   const profile = await ctx.profile();
   if (!profile.apiKey) {
-    throw new AuthError(`no API key for profile ${profile.name}: run \`store auth login\``);
+    throw new AuthError(`no API key for profile ${profile.name}: ${loginHint(profile)}`);
   }
   ctx.io.out(`${profile.apiKey}\n`);
 }

@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import { FlagError } from '../../errors.js';
 import * as z from '../../zod.js';
 import { type ContextFactory, defineCommand } from '../define.js';
+import { definitions, helpWidth } from './layout.js';
 import { closest } from './suggest.js';
 import { HELP_TOPIC_NAMES, HELP_TOPICS } from './topics.js';
 
@@ -31,18 +32,20 @@ export const command = defineCommand({
 export function registerHelp(program: Command, context: ContextFactory): void {
   program.helpCommand(false);
   command.register(program, context);
-  const width = Math.max(...HELP_TOPIC_NAMES.map((name) => name.length));
-  const lines = HELP_TOPIC_NAMES.map(
-    (name) => `  $ store help ${name.padEnd(width)}  # ${HELP_TOPICS[name]?.summary}`,
+  const rows = HELP_TOPIC_NAMES.map(
+    (name) => [`store help ${name}`, HELP_TOPICS[name]?.summary ?? ''] as const,
   );
   // Commander ends each text with a newline; the blank line matches the examples above it.
-  program.addHelpText('after', `Help topics:\n${lines.join('\n')}\n`);
+  program.addHelpText(
+    'after',
+    ({ error, command }) => `Help topics:\n${definitions(rows, helpWidth(command, error))}\n`,
+  );
 }
 
 export async function run(opts: HelpOptions, ctx: Context, program: Command): Promise<void> {
   const topic = opts.name.length === 1 ? opts.name[0] : undefined;
   if (topic !== undefined && Object.hasOwn(HELP_TOPICS, topic)) {
-    ctx.io.out(HELP_TOPICS[topic]?.text ?? '');
+    ctx.io.out(HELP_TOPICS[topic]?.render(ctx.io.columns) ?? '');
     return;
   }
   let command = program;

@@ -5,13 +5,21 @@ import { DEFAULT_CONCURRENCY, type ImportOptions, importPets } from '../../bulk/
 import type { Context } from '../../context.js';
 import { FlagError } from '../../errors.js';
 import { renderItem } from '../../render/output.js';
-import type { NewPet } from '../../schemas.js';
+import { sanitize } from '../../render/sanitize.js';
+import { type Int64, type NewPet, PET_STATUSES, type PetStatus } from '../../schemas.js';
 import * as z from '../../zod.js';
-import { defineCommand, missingFlags } from '../define.js';
+import { defineCommand, missingFlags, parseValue } from '../define.js';
 import { fileFlag, int64Flag, intFlag, statusFlag, switchFlag, textFlag } from '../flags.js';
 import { PET_COLUMNS } from './columns.js';
 
-export type AddOptions = ({ file: string } & ImportOptions) | { pet: NewPet };
+/** One animal from flags: what is missing is asked for on a terminal (run), else refused. */
+export interface OneAnimal {
+  name?: string;
+  categoryId?: Int64;
+  status?: PetStatus;
+}
+
+export type AddOptions = ({ file: string } & ImportOptions) | { pet: OneAnimal };
 
 const MAX_CONCURRENCY = 64;
 
@@ -80,22 +88,16 @@ export const command = defineCommand({
       throw new FlagError(
         `${bulkOnly.map(([flag]) => flag).join(', ')} ${bulkOnly.length > 1 ? 'go' : 'goes'} with --file`,
       );
-    const missing = [
-      ...(name === undefined ? ['--name'] : []),
-      ...(categoryId === undefined ? ['--category-id'] : []),
-    ];
-    if (name === undefined || categoryId === undefined) {
-      throw missingFlags(missing, ' (or give --file)');
-    }
-    return { pet: status === undefined ? { name, categoryId } : { name, categoryId, status } };
+    return { pet: { name, categoryId, status } };
   },
   run,
 });
 
 export async function run(opts: AddOptions, ctx: Context): Promise<void> {
   if ('pet' in opts) {
-    const pet = await createPet(await ctx.api(), opts.pet);
-    await renderItem(ctx.io, pet, PET_COLUMNS, ctx.options);
+    // Asked for (or refused) before the profile and its key are even looked at.
+    const pet = await completePet(opts.pet, ctx);
+    await renderItem(ctx.io, await createPet(await ctx.api(), pet), PET_COLUMNS, ctx.options);
     return;
   }
   if (opts.file === '-' && ctx.io.stdinIsTTY) {
@@ -106,6 +108,62 @@ export async function run(opts: AddOptions, ctx: Context): Promise<void> {
     await importPets(input, ctx, opts);
   } finally {
     input.destroy();
+  }
+}
+
+/**
+ * The animal to send: as given when nothing required is missing; else, on a terminal, what is
+ * missing is asked for (and the status, unless given); without one, every missing flag is
+ * named in one usage error. Nothing is sent before this returns.
+ */
+async function completePet(given: OneAnimal, ctx: Context): Promise<NewPet> {
+  const { io } = ctx;
+  const missing = [
+    ...(given.name === undefined ? ['--name'] : []),
+    ...(given.categoryId === undefined ? ['--category-id'] : []),
+  ];
+  let { name, categoryId, status } = given;
+  if (name !== undefined && categoryId !== undefined) return withStatus(name, categoryId, status);
+  if (!io.stdinIsTTY || !io.stderrIsTTY) throw missingFlags(missing, ' (or give --file)');
+  name ??= await ask(ctx, 'Name: ', (text) => parseValue(textFlag('the name'), text));
+  categoryId ??= await ask(ctx, 'Category id: ', (text) =>
+    parseValue(int64Flag('the category id'), text),
+  );
+  if (status === undefined) {
+    const choices = PET_STATUSES.map((value, i) => `${i + 1}) ${value}`).join('  ');
+    status = await ask(ctx, `Status: ${choices}, or Enter for none: `, pickStatus);
+  }
+  return withStatus(name, categoryId, status);
+}
+
+function withStatus(name: string, categoryId: Int64, status: PetStatus | undefined): NewPet {
+  return status === undefined ? { name, categoryId } : { name, categoryId, status };
+}
+
+/** A status by its number or its name; nothing for none. */
+function pickStatus(text: string): PetStatus | undefined {
+  const answer = text.trim();
+  if (answer === '') return undefined;
+  const byNumber = /^\d+$/.test(answer) ? PET_STATUSES[Number(answer) - 1] : undefined;
+  const picked = byNumber ?? PET_STATUSES.find((value) => value === answer);
+  if (!picked) {
+    throw new FlagError(
+      `choose 1 to ${PET_STATUSES.length}, or ${PET_STATUSES.join(', ')}, or press Enter for none`,
+    );
+  }
+  return picked;
+}
+
+/** Asks until the answer parses; a bad one is told on stderr and asked again. */
+async function ask<T>(ctx: Context, question: string, parse: (text: string) => T): Promise<T> {
+  for (;;) {
+    const answer = await ctx.io.prompt(question, ctx.signal);
+    try {
+      return parse(answer);
+    } catch (error) {
+      if (!(error instanceof FlagError)) throw error;
+      ctx.io.err(`${sanitize(error.message)}\n`);
+    }
   }
 }
 

@@ -1,7 +1,8 @@
 import { listPets } from '../../api/pets.js';
 import type { Context } from '../../context.js';
 import { renderRows } from '../../render/output.js';
-import { LIMIT_MAX, LIMIT_MIN, type PetStatus } from '../../schemas.js';
+import { dim } from '../../render/style.js';
+import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, type PetStatus } from '../../schemas.js';
 import * as z from '../../zod.js';
 import { defineCommand } from '../define.js';
 import { intFlag, statusFlag } from '../flags.js';
@@ -34,4 +35,20 @@ export const command = defineCommand({
 export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   const pets = await listPets(await ctx.api(), { limit: opts.limit, status: opts.status });
   await renderRows(ctx.io, pets, PET_COLUMNS, ctx.options);
+  // A person reading a table is told when it may not be everything; a script is not.
+  const { io } = ctx;
+  if (!io.stdoutIsTTY || ctx.options.json) return;
+  const note = listNote(pets.length, opts);
+  if (note) io.err(`${dim(note, io.colorErr)}\n`);
+}
+
+/** What a terminal is told under a list: that it is empty, or that it may be cut short. */
+export function listNote(count: number, opts: ListOptions): string | undefined {
+  if (count === 0) return 'No animals found';
+  const limit = opts.limit ?? LIMIT_DEFAULT;
+  if (count !== limit) return undefined;
+  const narrow = opts.status === undefined ? ', or narrow it with --status' : '';
+  return limit < LIMIT_MAX
+    ? `Showing the first ${count}; there may be more: see up to ${LIMIT_MAX} with --limit ${LIMIT_MAX}${narrow}`
+    : `Showing the first ${count}; there may be more: the API sends at most ${LIMIT_MAX} at a time${narrow}`;
 }

@@ -2,7 +2,7 @@ import {
   BUILTIN_PROFILES,
   profileNames,
   profileSettings,
-  selectedProfileName,
+  selectedProfile,
   storedProfile,
 } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
@@ -41,7 +41,7 @@ export const command = defineCommand({
 
 export async function run(_opts: object, ctx: Context): Promise<void> {
   const data = (await ctx.config()).read();
-  const current = selectedProfileName(data, ctx.env, ctx.options.profile);
+  const current = selectedProfile(data, ctx.env, ctx.options.profile).name;
   const rows = profileNames(data).map((name): ProfileRow => {
     const settings = profileSettings(data, name);
     return {

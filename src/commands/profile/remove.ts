@@ -1,6 +1,13 @@
-import { isBuiltin, storedProfile } from '../../config/profiles.js';
+import {
+  currentProfileName,
+  isBuiltin,
+  profileNames,
+  storedProfile,
+  unknownProfileError,
+} from '../../config/profiles.js';
 import type { Context } from '../../context.js';
 import { FlagError } from '../../errors.js';
+import { confirm } from '../confirm.js';
 import { defineCommand } from '../define.js';
 import { profileArg } from '../flags.js';
 
@@ -23,12 +30,26 @@ export async function run(opts: RemoveOptions, ctx: Context): Promise<void> {
     );
   }
   const config = await ctx.config();
-  if (storedProfile(config.read(), opts.name) === undefined) {
-    throw new FlagError(`unknown profile "${opts.name}"`);
+  const before = config.read();
+  if (storedProfile(before, opts.name) === undefined) {
+    // Only profiles that can be removed are worth suggesting.
+    const removable = profileNames(before).filter((name) => !isBuiltin(name));
+    throw unknownProfileError(opts.name, removable, undefined, false);
   }
-  await config.update((data) => {
+  const wasCurrent = currentProfileName(before) === opts.name;
+  const after = await config.update((data) => {
     delete data.profiles?.[opts.name];
     if (data.currentProfile === opts.name) delete data.currentProfile;
   });
-  ctx.io.err(`Removed profile ${opts.name}\n`);
+  const current = currentProfileName(after);
+  confirm(
+    ctx,
+    wasCurrent
+      ? `Removed profile ${opts.name}; the current profile is now ${current}`
+      : `Removed profile ${opts.name}`,
+    { profile: opts.name, removed: true, current },
+  );
+  if (ctx.env.STORE_PROFILE === opts.name) {
+    ctx.warn(`note: STORE_PROFILE=${opts.name} names the removed profile; \`unset STORE_PROFILE\``);
+  }
 }

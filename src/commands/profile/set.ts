@@ -1,8 +1,14 @@
-import { isLoopbackHost, parseBaseUrl } from '../../api/urls.js';
-import { isBuiltin, storedProfile } from '../../config/profiles.js';
+import { baseUrlWarnings, parseBaseUrl } from '../../api/urls.js';
+import {
+  checkProfileName,
+  isBuiltin,
+  profileSettings,
+  storedProfile,
+} from '../../config/profiles.js';
 import type { Context } from '../../context.js';
 import { FlagError } from '../../errors.js';
 import * as z from '../../zod.js';
+import { confirm } from '../confirm.js';
 import { defineCommand } from '../define.js';
 
 export interface SetOptions {
@@ -11,25 +17,11 @@ export interface SetOptions {
   messagesUrl?: string;
 }
 
-/** Letters, digits, '-', '_' and '.': names that are safe in a shell and in completion. */
-export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
 export const command = defineCommand({
   name: 'set',
   description: 'Create or update a profile',
   args: {
-    name: {
-      name: '<name>',
-      description: 'the profile',
-      schema: z
-        .string()
-        .check(
-          z.regex(
-            PROFILE_NAME,
-            'the profile name must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit',
-          ),
-        ),
-    },
+    name: { name: '<name>', description: 'the profile', schema: z.string() },
   },
   flags: {
     baseUrl: {
@@ -47,6 +39,10 @@ export const command = defineCommand({
     'store profile set eu --base-url https://eu.animal-store.example/v1',
     'store profile set local --base-url http://localhost:8080/v1',
   ],
+  check: (opts): SetOptions => {
+    checkProfileName(opts.name);
+    return opts;
+  },
   run,
 });
 
@@ -57,13 +53,7 @@ export async function run(opts: SetOptions, ctx: Context): Promise<void> {
   ] as const;
   const warnings: string[] = [];
   for (const [flag, value] of urls) {
-    if (value === undefined) continue;
-    const url = parseBaseUrl(value, flag);
-    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-      warnings.push(
-        `warning: ${flag} uses plain http:// to a host that is not loopback; store will refuse to send the API key there`,
-      );
-    }
+    if (value !== undefined) warnings.push(...baseUrlWarnings(parseBaseUrl(value, flag), flag));
   }
   const config = await ctx.config();
   const exists = isBuiltin(opts.name) || storedProfile(config.read(), opts.name) !== undefined;
@@ -71,12 +61,18 @@ export async function run(opts: SetOptions, ctx: Context): Promise<void> {
     throw new FlagError(`--base-url is required to create profile "${opts.name}"`);
   }
   for (const warning of warnings) ctx.warn(warning);
-  await config.update((data) => {
+  const after = await config.update((data) => {
     data.profiles ??= {};
     const profile = { ...data.profiles[opts.name] };
     if (opts.baseUrl !== undefined) profile.baseUrl = opts.baseUrl;
     if (opts.messagesUrl !== undefined) profile.messagesUrl = opts.messagesUrl;
     data.profiles[opts.name] = profile;
   });
-  ctx.io.err(`${exists ? 'Updated' : 'Created'} profile ${opts.name}\n`);
+  const { baseUrl, messagesUrl } = profileSettings(after, opts.name);
+  confirm(ctx, `${exists ? 'Updated' : 'Created'} profile ${opts.name}`, {
+    profile: opts.name,
+    created: !exists,
+    baseUrl,
+    messagesUrl,
+  });
 }

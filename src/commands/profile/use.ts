@@ -1,6 +1,6 @@
-import { profileExists, profileNames } from '../../config/profiles.js';
+import { profileExists, profileNames, unknownProfileError } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
-import { FlagError } from '../../errors.js';
+import { confirm } from '../confirm.js';
 import { defineCommand } from '../define.js';
 import { profileArg } from '../flags.js';
 
@@ -19,13 +19,27 @@ export const command = defineCommand({
 export async function run(opts: UseOptions, ctx: Context): Promise<void> {
   const config = await ctx.config();
   const data = config.read();
-  if (!profileExists(data, opts.name)) {
-    throw new FlagError(
-      `unknown profile "${opts.name}"; known profiles: ${profileNames(data).join(', ')}`,
-    );
-  }
+  if (!profileExists(data, opts.name)) throw unknownProfileError(opts.name, profileNames(data));
   await config.update((next) => {
     next.currentProfile = opts.name;
   });
-  ctx.io.err(`Now using profile ${opts.name}\n`);
+  // STORE_PROFILE wins over the current profile in every later command of this shell: say
+  // so, or they would go elsewhere than this confirmation suggests.
+  const fromEnv = ctx.env.STORE_PROFILE;
+  const overridden = fromEnv !== undefined && fromEnv !== '' && fromEnv !== opts.name;
+  confirm(
+    ctx,
+    overridden ? `Made ${opts.name} the current profile` : `Now using profile ${opts.name}`,
+    { profile: opts.name, current: true, overriddenBy: overridden ? 'STORE_PROFILE' : null },
+  );
+  const flag = ctx.options.profile;
+  if (overridden) {
+    ctx.warn(
+      `note: STORE_PROFILE=${fromEnv} wins in this shell; \`unset STORE_PROFILE\` to use ${opts.name}`,
+    );
+  } else if (flag && flag !== opts.name) {
+    ctx.warn(
+      `note: -p ${flag} applies only to the command it is given with; commands without it use ${opts.name}`,
+    );
+  }
 }

@@ -108,7 +108,7 @@ describe('store auth login', () => {
     expect(result).toEqual({
       code: 6,
       stdout: '',
-      stderr: `error: cannot reach 127.0.0.1:${port}: connection refused (after 3 attempts)\n`,
+      stderr: `error: cannot reach 127.0.0.1:${port}: connection refused (after 3 attempts); nothing was saved (--no-verify saves the key without checking)\n`,
       prompts: [],
     });
     expect(existsSync(file)).toBe(false);

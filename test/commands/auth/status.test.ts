@@ -17,7 +17,7 @@ describe('store auth status', () => {
     expect(result).toEqual({
       code: 0,
       stdout:
-        'PROFILE\tBASE URL\tKEY FROM\tKEY\nproduction\thttps://api.animal-store.example/v1\tconfig\t****wxyz\n',
+        'PROFILE\tBASE URL\tURL FROM\tKEY FROM\tKEY\nproduction\thttps://api.animal-store.example/v1\tprofile\tconfig\t****wxyz\n',
       stderr: '',
       prompts: [],
     });
@@ -31,7 +31,7 @@ describe('store auth status', () => {
     expect(result).toEqual({
       code: 0,
       stdout:
-        '{"profile":"production","baseUrl":"https://api.animal-store.example/v1","keySource":"config","key":"****wxyz"}\n',
+        '{"profile":"production","baseUrl":"https://api.animal-store.example/v1","baseUrlSource":"profile","keySource":"config","key":"****wxyz","valid":true}\n',
       stderr: '',
       prompts: [],
     });
@@ -45,7 +45,7 @@ describe('store auth status', () => {
     expect(result).toEqual({
       code: 0,
       stdout:
-        '{"profile":"production","baseUrl":"https://api.animal-store.example/v1","keySource":"env","key":"****wxyz"}\n',
+        '{"profile":"production","baseUrl":"https://api.animal-store.example/v1","baseUrlSource":"profile","keySource":"env","key":"****wxyz","valid":true}\n',
       stderr: '',
       prompts: [],
     });
@@ -62,7 +62,7 @@ describe('store auth status', () => {
     expect(result).toEqual({
       code: 0,
       stdout:
-        '{"profile":"sandbox","baseUrl":"http://127.0.0.1:4010/v1","keySource":"config","key":"****"}\n',
+        '{"profile":"sandbox","baseUrl":"http://127.0.0.1:4010/v1","baseUrlSource":"profile","keySource":"config","key":"****","valid":true}\n',
       stderr: '',
       prompts: [],
     });
@@ -75,7 +75,10 @@ describe('store auth status', () => {
       code: 4,
       stdout: '',
       stderr:
-        'error: profile production (https://api.animal-store.example/v1): not logged in; run `store auth login` or set STORE_API_KEY\n',
+        'profile  production\n' +
+        'base URL https://api.animal-store.example/v1 (from profile)\n' +
+        'key      none\n' +
+        'error: no API key for profile production: run `store auth login` or set STORE_API_KEY\n',
       prompts: [],
     });
     expect(unexpected).toEqual([]);
@@ -84,27 +87,35 @@ describe('store auth status', () => {
   it.each([
     [
       [],
-      'error: profile production (https://api.animal-store.example/v1): the API rejected the key ****wxyz from config (HTTP 401)\n',
+      '',
+      'profile  production\n' +
+        'base URL https://api.animal-store.example/v1 (from profile)\n' +
+        'key      ****wxyz (from config)\n' +
+        'error: the API rejected the key ****wxyz from config (HTTP 401); to store a new key for profile production, run `store auth login`\n',
     ],
     [
       ['--json'],
-      '{"error":{"code":"unauthenticated","message":"profile production (https://api.animal-store.example/v1): the API rejected the key ****wxyz from config (HTTP 401)","status":401}}\n',
+      '{"profile":"production","baseUrl":"https://api.animal-store.example/v1","baseUrlSource":"profile","keySource":"config","key":"****wxyz","valid":false}\n',
+      '{"error":{"code":"unauthenticated","message":"the API rejected the key ****wxyz from config (HTTP 401); to store a new key for profile production, run `store auth login`","status":401}}\n',
     ],
-    [['--debug'], undefined],
-  ])('exits 4 when the key is rejected %j, and never shows the key', async (flags, stderr) => {
-    const { env, file } = setup();
-    storedKey(file);
-    const scope = api()
-      .get('/v1/pets')
-      .query({ limit: '1' })
-      .reply(401, { code: 'unauthorized', message: `key ${KEY} is not valid`, status: 401 });
-    const result = await run(['auth', 'status', ...flags], { env });
-    expect(scope.isDone()).toBe(true);
-    expect(result.code).toBe(4);
-    expect(result.stdout).toBe('');
-    if (stderr !== undefined) expect(result.stderr).toBe(stderr);
-    else expect(result.stderr).toContain('> authorization: Bearer ****wxyz\n');
-    expect(result.stdout + result.stderr).not.toContain(KEY);
-    expect(result.stdout + result.stderr).not.toContain(KEY.slice(0, 8));
-  });
+    [['--debug'], '', undefined],
+  ])(
+    'exits 4 when the key is rejected %j, and never shows the key',
+    async (flags, stdout, stderr) => {
+      const { env, file } = setup();
+      storedKey(file);
+      const scope = api()
+        .get('/v1/pets')
+        .query({ limit: '1' })
+        .reply(401, { code: 'unauthorized', message: `key ${KEY} is not valid`, status: 401 });
+      const result = await run(['auth', 'status', ...flags], { env });
+      expect(scope.isDone()).toBe(true);
+      expect(result.code).toBe(4);
+      expect(result.stdout).toBe(stdout);
+      if (stderr !== undefined) expect(result.stderr).toBe(stderr);
+      else expect(result.stderr).toContain('> authorization: Bearer ****wxyz\n');
+      expect(result.stdout + result.stderr).not.toContain(KEY);
+      expect(result.stdout + result.stderr).not.toContain(KEY.slice(0, 8));
+    },
+  );
 });

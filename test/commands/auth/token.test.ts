@@ -40,7 +40,8 @@ describe('store auth token', () => {
     expect(await run(['auth', 'token'], { env })).toEqual({
       code: 4,
       stdout: '',
-      stderr: 'error: no API key for profile production: run `store auth login`\n',
+      stderr:
+        'error: no API key for profile production: run `store auth login` or set STORE_API_KEY\n',
       prompts: [],
     });
   });

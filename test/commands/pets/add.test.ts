@@ -296,12 +296,12 @@ describe('store pets add --file with a key the API refuses', () => {
       stdin: `${PET}\n${PET}\n${PET}\n`,
     });
     const notSent = (n: number) =>
-      `{"input":${n},"error":{"code":"not_sent","message":"input 1 failed: key revoked","status":null}}`;
+      `{"input":${n},"error":{"code":"not_sent","message":"input 1 failed: key revoked; the key came from STORE_API_KEY","status":null}}`;
     expect(result).toEqual({
       code: 4,
-      stdout: `{"input":1,"error":{"code":"unauthorized","message":"key revoked","status":401}}\n${notSent(2)}\n${notSent(3)}\n`,
+      stdout: `{"input":1,"error":{"code":"unauthorized","message":"key revoked; the key came from STORE_API_KEY","status":401}}\n${notSent(2)}\n${notSent(3)}\n`,
       stderr:
-        '{"error":{"code":"not_sent","message":"inputs 2-3 not sent: input 1 failed: key revoked","status":null}}\n',
+        '{"error":{"code":"not_sent","message":"inputs 2-3 not sent: input 1 failed: key revoked; the key came from STORE_API_KEY","status":null}}\n',
       prompts: [],
     });
   });
@@ -319,8 +319,8 @@ describe('store pets add --file with a key the API refuses', () => {
       code: 4,
       stdout: '',
       stderr:
-        'error: input 1: read-only key (forbidden, HTTP 403)\n' +
-        'error: inputs 2-4 not sent: input 1 failed: read-only key\n' +
+        'error: input 1: read-only key; the key came from STORE_API_KEY (forbidden, HTTP 403)\n' +
+        'error: inputs 2-4 not sent: input 1 failed: read-only key; the key came from STORE_API_KEY\n' +
         '0 created, 1 failed (input 1), 3 not sent (inputs 2-4)\n',
       prompts: [],
     });

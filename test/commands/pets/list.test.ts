@@ -139,7 +139,7 @@ describe('store pets list', () => {
     expect(result).toEqual({
       code: exit,
       stdout: '',
-      stderr: `error: it failed (${status})${status === 429 ? ' (after 3 attempts)' : ''} (${code}, HTTP ${status})\n`,
+      stderr: `error: it failed (${status})${status === 429 ? ' (after 3 attempts)' : ''}${exit === 4 ? '; the key came from STORE_API_KEY' : ''} (${code}, HTTP ${status})\n`,
       prompts: [],
     });
   });
@@ -150,7 +150,8 @@ describe('store pets list', () => {
     expect(result).toEqual({
       code: 4,
       stdout: '',
-      stderr: '{"error":{"code":"unauthorized","message":"bad key","status":401}}\n',
+      stderr:
+        '{"error":{"code":"unauthorized","message":"bad key; the key came from STORE_API_KEY","status":401}}\n',
       prompts: [],
     });
   });
@@ -240,7 +241,8 @@ describe('store pets list', () => {
     expect(result).toEqual({
       code: 4,
       stdout: '',
-      stderr: 'error: no API key: run `store auth login` or set STORE_API_KEY\n',
+      stderr:
+        'error: no API key for profile production: run `store auth login` or set STORE_API_KEY\n',
       prompts: [],
     });
   });
@@ -253,12 +255,12 @@ describe('store pets list', () => {
     });
     expect(scope.isDone()).toBe(true);
     expect(result.stderr).toBe(
-      'Using profile staging (https://staging.api.animal-store.example/v1)\n',
+      'Using profile staging (https://staging.api.animal-store.example/v1)\nNo animals found\n',
     );
   });
 
   it('says nothing about the profile when stderr is not a terminal', async () => {
-    api(STAGING).get('/v1/pets').reply(200, '[]');
+    api(STAGING).get('/v1/pets').reply(200, '[{"id":1,"name":"Rex","categoryId":1}]');
     const result = await run(['-p', 'staging', 'pets', 'list'], {
       env: env(),
       tty: { stdout: true },

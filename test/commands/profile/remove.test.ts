@@ -41,7 +41,12 @@ describe('store profile remove', () => {
       profiles: { eu: { baseUrl: 'https://eu.example.org/v1' } },
     });
     const result = await run(['profile', 'remove', 'eu'], { env });
-    expect(result).toEqual({ code: 0, stdout: '', stderr: 'Removed profile eu\n', prompts: [] });
+    expect(result).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'Removed profile eu; the current profile is now production\n',
+      prompts: [],
+    });
     expect(readConfig(file)).toStrictEqual({ profiles: {} });
     expect(await listJson(env)).toEqual(BUILTIN_ROWS);
     const scope = api().get('/v1/pets').reply(200, '[]');
@@ -71,7 +76,7 @@ describe('store profile remove', () => {
     expect(result).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'error: unknown profile "nope"\n',
+      stderr: 'error: unknown profile "nope"; see `store profile list`\n',
       prompts: [],
     });
     expect(existsSync(file)).toBe(false);

@@ -160,8 +160,7 @@ describe('store profile set', () => {
       expect(result).toEqual({
         code: 2,
         stdout: '',
-        stderr:
-          'error: the profile name must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit\n',
+        stderr: `error: invalid profile name ${JSON.stringify(name)}: the profile name must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit\n`,
         prompts: [],
       });
       expect(existsSync(file)).toBe(false);

@@ -55,7 +55,8 @@ describe('store profile use', () => {
     expect(result).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'error: unknown profile "nope"; known profiles: production, staging, sandbox, eu\n',
+      stderr:
+        'error: unknown profile "nope"; see `store profile list`, or create it with `store profile set nope --base-url <url>`\n',
       prompts: [],
     });
     expect(readFileSync(file, 'utf8')).toBe(before);

@@ -1,0 +1,35 @@
+// What to type about the profile in use, for hints in error messages: commands that can be
+// pasted into a shell as they are. Kept apart from profiles.ts, which shell completion loads.
+import { PROFILE_NAME, type ResolvedProfile } from './profiles.js';
+
+/** `-p NAME` as typed in a shell: a name outside PROFILE_NAME (a hand-written config's) is
+ * single-quoted. */
+function profileFlag(name: string): string {
+  return PROFILE_NAME.test(name) ? `-p ${name}` : `-p '${name.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * `store … <words>` that acts on the profile in use, to copy and paste: `-p NAME` is written
+ * out when the profile came from -p or STORE_PROFILE, so the command does the same in a shell
+ * without them; the config's current profile is what a plain `store …` uses anyway.
+ */
+export function commandFor(
+  profile: Pick<ResolvedProfile, 'name' | 'source'>,
+  words: string,
+): string {
+  const explicit = profile.source === 'flag' || profile.source === 'env';
+  return `store ${explicit ? `${profileFlag(profile.name)} ` : ''}${words}`;
+}
+
+/** What to do about a missing key: `run \`store -p sb auth login\` or set STORE_API_KEY`. */
+export function loginHint(profile: Pick<ResolvedProfile, 'name' | 'source'>): string {
+  return `run \`${commandFor(profile, 'auth login')}\` or set STORE_API_KEY`;
+}
+
+/** Said after a 401/403: where the rejected key came from, or how to replace it. */
+export function rejectedKeyHint(
+  profile: Pick<ResolvedProfile, 'name' | 'source' | 'keySource'>,
+): string {
+  if (profile.keySource === 'env') return 'the key came from STORE_API_KEY';
+  return `to store a new key for profile ${profile.name}, run \`${commandFor(profile, 'auth login')}\``;
+}

@@ -1,0 +1,115 @@
+// The prompts on a terminal: a hidden one for secrets (the API key), read key by key in raw
+// mode, and a visible one with readline's line editing. Loaded only when a command asks.
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import { CancelledError } from './errors.js';
+import type { TTYReadable } from './io.js';
+
+const ESC = '\u001b';
+
+/**
+ * What is typed at a hidden prompt, key by key: Enter (or Ctrl-D) ends it, Ctrl-C cancels,
+ * Backspace removes the last character, and escape sequences (arrow and function keys: ESC [
+ * … final byte, ESC O x; a bare ESC) are dropped, so they never become part of the answer. A
+ * sequence may arrive split over several chunks.
+ */
+export class HiddenInput {
+  value = '';
+  private escape: 'none' | 'esc' | 'csi' | 'ss3' = 'none';
+
+  /** Takes a chunk; says whether the answer is complete, cancelled, or not yet. */
+  feed(chunk: string): 'more' | 'done' | 'cancel' {
+    for (const ch of chunk) {
+      switch (this.escape) {
+        case 'esc':
+          if (ch === '[' || ch === 'O') {
+            this.escape = ch === '[' ? 'csi' : 'ss3';
+            continue;
+          }
+          // A bare ESC is dropped; what follows it is an ordinary key.
+          this.escape = 'none';
+          break;
+        case 'csi':
+          // Parameter and intermediate bytes until the final byte (0x40–0x7e).
+          if (ch >= '@' && ch <= '~') this.escape = 'none';
+          continue;
+        case 'ss3':
+          this.escape = 'none';
+          continue;
+      }
+      if (ch === ESC) this.escape = 'esc';
+      else if (ch === '\r' || ch === '\n' || ch === '\u0004') return 'done';
+      else if (ch === '\u0003') return 'cancel';
+      // Ctrl-U starts again, as in a shell.
+      else if (ch === '\u0015') this.value = '';
+      else if (ch === '\u007f' || ch === '\b') this.value = [...this.value].slice(0, -1).join('');
+      else if (ch >= ' ') this.value += ch;
+    }
+    return 'more';
+  }
+}
+
+/** Reads a line in raw mode so the key is never echoed; Ctrl-C cancels. */
+export function promptHidden(
+  stdin: TTYReadable,
+  stderr: Writable,
+  question: string,
+  signal?: AbortSignal,
+): Promise<string> {
+  // Echo off before the question shows: a key typed or pasted the moment it appears must not
+  // be echoed by the terminal.
+  stdin.setRawMode?.(true);
+  stderr.write(question);
+  return new Promise((resolve, reject) => {
+    const input = new HiddenInput();
+    const finish = (error: Error | null) => {
+      stdin.setRawMode?.(false);
+      stdin.off('data', onData);
+      signal?.removeEventListener('abort', onAbort);
+      stdin.pause();
+      stderr.write('\n');
+      if (error) reject(error);
+      else resolve(input.value);
+    };
+    const onAbort = () => finish(new CancelledError());
+    const onData = (chunk: Buffer | string) => {
+      const state = input.feed(chunk.toString());
+      if (state === 'done') finish(null);
+      else if (state === 'cancel') finish(new CancelledError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    stdin.on('data', onData);
+    stdin.resume();
+  });
+}
+
+/** Reads one line with readline's editing (echoed); Ctrl-C, Ctrl-D or an abort cancel. */
+export function promptLine(
+  stdin: Readable,
+  stderr: Writable,
+  question: string,
+  signal?: AbortSignal,
+): Promise<string> {
+  const rl = createInterface({ input: stdin, output: stderr, terminal: true });
+  return new Promise((resolve, reject) => {
+    let done = false;
+    const finish = (error: Error | null, answer = '') => {
+      if (done) return;
+      done = true;
+      signal?.removeEventListener('abort', onAbort);
+      rl.close();
+      stdin.pause();
+      if (error) reject(error);
+      else resolve(answer);
+    };
+    const onAbort = () => finish(new CancelledError());
+    // In raw mode Ctrl-C reaches readline, not the process: it cancels the prompt instead.
+    rl.on('SIGINT', () => {
+      stderr.write('\n');
+      finish(new CancelledError());
+    });
+    rl.on('close', () => finish(new CancelledError()));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    rl.question(question, (answer) => finish(null, answer));
+  });
+}

@@ -1,0 +1,137 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { HiddenInput, promptHidden } from '../../../src/prompt.js';
+import { readConfig, run, configSetup as setup } from '../../helpers/cli.js';
+import { API, api } from '../../helpers/http.js';
+
+const NEW_KEY = 'new-key-0123456789';
+
+describe('store auth login', () => {
+  it('prints one JSON object under --json instead of the confirmation line', async () => {
+    const { env, file } = setup();
+    const scope = api(API, NEW_KEY).get('/v1/pets').query({ limit: '1' }).reply(200, []);
+    expect(
+      await run(['auth', 'login', '--with-key', '--json'], { env, stdin: `${NEW_KEY}\n` }),
+    ).toEqual({
+      code: 0,
+      stdout: '{"profile":"production","key":"****6789","verified":true}\n',
+      stderr: '',
+      prompts: [],
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(readConfig(file)).toEqual({ profiles: { production: { apiKey: NEW_KEY } } });
+  });
+
+  it('under --no-verify --json says the key was not verified', async () => {
+    const { env } = setup();
+    const result = await run(
+      ['-p', 'staging', 'auth', 'login', '--with-key', '--no-verify', '--json'],
+      {
+        env,
+        stdin: NEW_KEY,
+      },
+    );
+    expect(result).toEqual({
+      code: 0,
+      stdout: '{"profile":"staging","key":"****6789","verified":false}\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it('says nothing was saved, and --no-verify, when the check gets a 5xx: exit 7', async () => {
+    const { env, file } = setup();
+    api(API, NEW_KEY).get('/v1/pets').query({ limit: '1' }).times(3).reply(503, '');
+    const result = await run(['auth', 'login', '--with-key'], { env, stdin: NEW_KEY });
+    expect(result).toEqual({
+      code: 7,
+      stdout: '',
+      stderr:
+        'error: the server answered service unavailable (after 3 attempts); nothing was saved (--no-verify saves the key without checking) (http_503, HTTP 503)\n',
+      prompts: [],
+    });
+    expect(() => readConfig(file)).toThrow();
+  });
+});
+
+describe('store auth logout', () => {
+  it('prints one JSON object under --json, saying whether a key was removed', async () => {
+    const { env, file } = setup();
+    await run(['auth', 'login', '--with-key', '--no-verify'], { env, stdin: NEW_KEY });
+    expect(await run(['auth', 'logout', '--json'], { env })).toEqual({
+      code: 0,
+      stdout: '{"profile":"production","keyRemoved":true}\n',
+      stderr: '',
+      prompts: [],
+    });
+    expect(readConfig(file)).toEqual({ profiles: {} });
+    expect(await run(['auth', 'logout', '--json'], { env })).toEqual({
+      code: 0,
+      stdout: '{"profile":"production","keyRemoved":false}\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+});
+
+describe('the hidden prompt (auth login on a terminal)', () => {
+  const typed = (...chunks: string[]) => {
+    const input = new HiddenInput();
+    let state = 'more';
+    for (const chunk of chunks) state = input.feed(chunk);
+    return { state, value: input.value };
+  };
+
+  it.each([
+    ['arrow keys (CSI)', ['ab\u001b[Dc\u001b[A\u001b[B\u001b[Cd\r'], 'abcd'],
+    ['function keys with parameters', ['k\u001b[15~e\u001b[1;5Py\r'], 'key'],
+    ['SS3 keys (F1-F4, application-mode arrows)', ['k\u001bOPe\u001bOAy\r'], 'key'],
+    ['a bare ESC', ['k\u001be\u001b', 'y\r'], 'key'],
+    ['a sequence split across chunks', ['ke\u001b', '[', '1;', '2D', 'y\n'], 'key'],
+    ['a bracketed paste', ['\u001b[200~pasted-key\u001b[201~\r'], 'pasted-key'],
+    ['Backspace and Ctrl-U', ['wrong\u0015ke\u007fey\r'], 'key'],
+  ])('drops %s: never part of the key', (_what, chunks, key) => {
+    expect(typed(...chunks)).toEqual({ state: 'done', value: key });
+  });
+
+  it('ends at Ctrl-D, and Ctrl-C cancels', () => {
+    expect(typed('key\u0004')).toEqual({ state: 'done', value: 'key' });
+    expect(typed('ke', 'y\u0003')).toMatchObject({ state: 'cancel' });
+    expect(typed('ke')).toEqual({ state: 'more', value: 'ke' });
+  });
+
+  it('reads from a raw-mode terminal, echoes nothing of the key, and restores the mode', async () => {
+    const stdin = Object.assign(new PassThrough(), {
+      modes: [] as boolean[],
+      setRawMode(mode: boolean) {
+        this.modes.push(mode);
+      },
+    });
+    const stderr = new PassThrough();
+    let shown = '';
+    stderr.on('data', (chunk) => {
+      shown += chunk;
+    });
+    const answer = promptHidden(stdin, stderr, 'API key: ');
+    stdin.write('sec\u001b[Dret\r');
+    expect(await answer).toBe('secret');
+    expect(shown).toBe('API key: \n');
+    expect(stdin.modes).toEqual([true, false]);
+  });
+
+  it('--with-key on a terminal reads the key at a hidden prompt instead of echoing it', async () => {
+    const { env, file } = setup();
+    const result = await run(['auth', 'login', '--with-key', '--no-verify'], {
+      env,
+      tty: true,
+      typed: NEW_KEY,
+    });
+    expect(result).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'Logged in to profile production with key ****6789\n',
+      prompts: ['API key for profile production: '],
+    });
+    expect(readConfig(file)).toEqual({ profiles: { production: { apiKey: NEW_KEY } } });
+  });
+});

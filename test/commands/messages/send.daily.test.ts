@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { baseEnv, run } from '../../helpers/cli.js';
+import { api, KEY } from '../../helpers/http.js';
+
+describe('store messages send / store api: writes name their profile on a terminal', () => {
+  const env = () => baseEnv({ STORE_API_KEY: KEY, NO_COLOR: '1' });
+  const LINE = 'Using profile production (https://api.animal-store.example/v1)\n';
+
+  it('messages send names production', async () => {
+    api().post('/v1/messages', { message: 'hi' }).reply(201, {
+      id: 'm-1',
+      message: 'hi',
+      status: 'queued',
+      createdAt: '2030-01-01T00:00:00Z',
+    });
+    const result = await run(['messages', 'send', 'hi', '--json'], { env: env(), tty: true });
+    expect(result).toMatchObject({ code: 0, stderr: LINE });
+  });
+
+  it('store api with a method that changes data names production; a GET does not', async () => {
+    api().delete('/v1/pets/1').reply(204);
+    expect(await run(['api', '-X', 'DELETE', '/pets/1'], { env: env(), tty: true })).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: LINE,
+      prompts: [],
+    });
+    api().get('/v1/pets/1').reply(200, '{}', { 'content-type': 'application/json' });
+    expect(await run(['api', '/pets/1'], { env: env(), tty: true })).toEqual({
+      code: 0,
+      stdout: '{}\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+});

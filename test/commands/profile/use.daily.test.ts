@@ -1,0 +1,91 @@
+// `profile use` tells the truth about which profile later commands use.
+import { describe, expect, it } from 'vitest';
+import { readConfig, run, configSetup as setup, writeConfigFile } from '../../helpers/cli.js';
+
+describe('store profile use', () => {
+  it('makes the profile current and says so', async () => {
+    const { env, file } = setup();
+    expect(await run(['profile', 'use', 'staging'], { env })).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'Now using profile staging\n',
+      prompts: [],
+    });
+    expect(readConfig(file)).toEqual({ currentProfile: 'staging' });
+  });
+
+  it.each([false, true])(
+    'while STORE_PROFILE names another profile, still makes it current and says STORE_PROFILE wins (terminal: %s)',
+    async (tty) => {
+      const { env, file } = setup({ STORE_PROFILE: 'staging' });
+      expect(await run(['profile', 'use', 'production'], { env, tty })).toEqual({
+        code: 0,
+        stdout: '',
+        stderr:
+          'Made production the current profile\n' +
+          'note: STORE_PROFILE=staging wins in this shell; `unset STORE_PROFILE` to use production\n',
+        prompts: [],
+      });
+      expect(readConfig(file)).toEqual({ currentProfile: 'production' });
+    },
+  );
+
+  it('says nothing more when STORE_PROFILE names the same profile', async () => {
+    const { env } = setup({ STORE_PROFILE: 'staging' });
+    expect((await run(['profile', 'use', 'staging'], { env })).stderr).toBe(
+      'Now using profile staging\n',
+    );
+  });
+
+  it('says that -p applies to that command only', async () => {
+    const { env, file } = setup();
+    expect(await run(['-p', 'sandbox', 'profile', 'use', 'staging'], { env })).toEqual({
+      code: 0,
+      stdout: '',
+      stderr:
+        'Now using profile staging\n' +
+        'note: -p sandbox applies only to the command it is given with; commands without it use staging\n',
+      prompts: [],
+    });
+    expect(readConfig(file)).toEqual({ currentProfile: 'staging' });
+  });
+
+  it('prints one JSON object on stdout under --json, the note still on stderr', async () => {
+    const { env } = setup({ STORE_PROFILE: 'staging' });
+    expect(await run(['profile', 'use', 'production', '--json'], { env })).toEqual({
+      code: 0,
+      stdout: '{"profile":"production","current":true,"overriddenBy":"STORE_PROFILE"}\n',
+      stderr:
+        'note: STORE_PROFILE=staging wins in this shell; `unset STORE_PROFILE` to use production\n',
+      prompts: [],
+    });
+    const plain = await run(['profile', 'use', 'sandbox', '--json'], { env: setup().env });
+    expect(plain).toEqual({
+      code: 0,
+      stdout: '{"profile":"sandbox","current":true,"overriddenBy":null}\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it('shows a STORE_PROFILE value from outside as text', async () => {
+    const { env } = setup({ STORE_PROFILE: 'x\u001b[31m' });
+    expect((await run(['profile', 'use', 'production'], { env })).stderr).toBe(
+      'Made production the current profile\n' +
+        'note: STORE_PROFILE=x\\x1b[31m wins in this shell; `unset STORE_PROFILE` to use production\n',
+    );
+  });
+
+  it('suggests the closest name for an unknown profile: exit 2, config unchanged', async () => {
+    const { env, file } = setup();
+    writeConfigFile(file, '{"currentProfile":"sandbox"}');
+    expect(await run(['profile', 'use', 'stagin'], { env })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: unknown profile "stagin" (did you mean staging?); see `store profile list`, or create it with `store profile set stagin --base-url <url>`\n',
+      prompts: [],
+    });
+    expect(readConfig(file)).toEqual({ currentProfile: 'sandbox' });
+  });
+});
