@@ -1,0 +1,61 @@
+// bulk add in a real pseudo-terminal (util-linux `script`): the progress line is redrawn in
+// place and erased before anything else is written, so no output line carries progress text.
+import { spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/cli.js';
+import { faultServer, reply } from '../helpers/fault-server.js';
+import { BIN, collect, processEnv } from '../helpers/process.js';
+
+const hasScript = spawnSync('sh', ['-c', 'command -v script']).status === 0;
+if (!hasScript && process.env.CI) throw new Error('these tests need script (util-linux)');
+
+/** What a terminal shows of a transcript: each line as left after \r and erase-line. */
+function screenLines(transcript: string): string[] {
+  return transcript
+    .replace(/\r\n/g, '\n')
+    .split('\n')
+    .map((line) => {
+      let shown = '';
+      for (const part of line.split('\r')) {
+        const erased = part.replace(/^\u001b\[K/, '');
+        shown = part.startsWith('\u001b[K') ? erased : erased + shown.slice(erased.length);
+      }
+      return shown.replace(/\u001b\[[0-9;]*m/g, '');
+    });
+}
+
+describe.runIf(hasScript || process.env.CI)('pets add --file on a terminal', () => {
+  it('never leaves progress text in the table, the errors or the summary', async () => {
+    const server = await faultServer((_req, res, n) => {
+      const body = JSON.parse(server.seen[n - 1]?.body ?? '{}');
+      setTimeout(() => {
+        if (body.name === 'bad') reply(res, 400, '{"code":"no","message":"refused","status":400}');
+        else reply(res, 201, JSON.stringify({ id: n, ...body }));
+      }, 3);
+    });
+    const file = join(tempDir(), 'animals.ndjson');
+    const lines = Array.from({ length: 300 }, (_, i) =>
+      JSON.stringify({ name: i === 150 ? 'bad' : `p${i}`, categoryId: 1 }),
+    );
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const command = `'${process.execPath}' '${BIN}' pets add --file '${file}' --concurrency 2`;
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      env: processEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url, COLUMNS: '100' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const result = await collect(child);
+    expect(result.code).toBe(3);
+    // Progress was drawn while it ran…
+    expect(result.stdout).toMatch(/\d+ created, \d+ failed \(\d+\/s\)/);
+    const screen = screenLines(result.stdout).filter((line) => line !== '');
+    // …and erased: what stays on screen is the error, the table and the summary, each whole.
+    expect(screen.filter((line) => /created, \d+ failed \(\d+\/s\)/.test(line))).toEqual([]);
+    expect(screen[0]).toBe(`Using profile production (${server.url}, from STORE_BASE_URL)`);
+    expect(screen[1]).toBe('error: input 151: refused (no, HTTP 400)');
+    expect(screen[2]).toMatch(/^ID\s+NAME\s+CATEGORY\s+STATUS$/);
+    expect(screen.filter((line) => /^\d+\s+p\d+\s+1$/.test(line))).toHaveLength(299);
+    expect(screen.at(-1)).toMatch(/^299 created, 1 failed \(input 151\) in \d+\.\d s \(\d+\/s\)$/);
+  });
+});
