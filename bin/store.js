@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // Entry shim. Kept to syntax that any Node able to load ES modules parses (no `?.`,
 // no top-level await), so an old Node prints one line instead of a syntax error.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import process from 'node:process';
-
+// No `import` of Node's modules here: an ES import of node:fs, node:os and node:path builds
+// their namespaces, ~11 ms of a 60 ms start (measured); process.getBuiltinModule does not, and
+// it runs only past the version check (it exists from Node 22.3).
 const [major, minor] = process.versions.node.split('.').map(Number);
+let fs;
+let os;
+let path;
 
 /** Neither a link nor another user's, and writable by its owner only. */
 function isPrivate(dir) {
@@ -46,6 +47,9 @@ if (major < 22 || (major === 22 && minor < 19)) {
   process.stderr.write(`store: requires Node.js >= 22.19 (found v${process.versions.node})\n`);
   process.exitCode = 1;
 } else {
+  fs = process.getBuiltinModule('node:fs');
+  os = process.getBuiltinModule('node:os');
+  path = process.getBuiltinModule('node:path');
   // Under --debug, stack traces point into src/ through the bundle's source maps. Node maps
   // only the modules loaded after this call, so it comes before the bundle is loaded; without
   // --debug the maps are never read.
@@ -53,13 +57,10 @@ if (major < 22 || (major === 22 && minor < 19)) {
   if (debug || process.argv.slice(2).indexOf('--debug') !== -1) {
     process.setSourceMapsEnabled(true);
   }
-  import('node:module')
-    // The compile cache lets later starts skip parsing the bundle's code.
-    .then((mod) => {
-      const dir = compileCacheDir();
-      if (dir) mod.enableCompileCache(dir);
-    })
-    .then(() => import('../dist/main.js'))
+  // The compile cache lets later starts skip parsing the bundle's code.
+  const dir = compileCacheDir();
+  if (dir) process.getBuiltinModule('node:module').enableCompileCache(dir);
+  import('../dist/main.js')
     .then((main) => main.cli())
     .catch((error) => {
       // Only reached when the program cannot load (e.g. dist/ not built): one line, no stack.

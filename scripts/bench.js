@@ -112,7 +112,8 @@ const env = {
 const oneLiner = [
   node,
   '-e',
-  `require('node:http').get(process.env.STORE_BASE_URL + '/pets', { headers: { authorization: 'Bearer sandbox' } }, (r) => { let b = ''; r.setEncoding('utf8'); r.on('data', (c) => { b += c; }); r.on('end', () => process.stdout.write(b + '\\n')); });`,
+  // Double quotes only: the pseudo-terminal row passes it through `script -c '…'`.
+  'require("node:http").get(process.env.STORE_BASE_URL + "/pets", { headers: { authorization: "Bearer sandbox" } }, (r) => { let b = ""; r.setEncoding("utf8"); r.on("data", (c) => { b += c; }); r.on("end", () => process.stdout.write(b + "\\n")); });',
 ];
 
 try {

@@ -21,7 +21,8 @@ await bundle(
     target: 'node22.19',
     // Some dependencies are CommonJS and call require(): give each chunk one.
     banner: {
-      js: "import { createRequire as __storeCreateRequire } from 'node:module'; const require = __storeCreateRequire(import.meta.url);",
+      // Through process.getBuiltinModule: an ES import of a built-in builds its namespace.
+      js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);",
     },
     // Source maps beside the bundle (only a comment in it): read by Node only under --debug
     // or STORE_DEBUG (bin/store.js), so that an internal error's stack trace points into src/.

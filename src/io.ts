@@ -1,7 +1,9 @@
 // The process's streams and what is known about them. Commands write through this, so
 // tests can run any command over buffers with any TTY setting.
 import type { Readable, Writable } from 'node:stream';
-import { getSystemErrorMessage } from 'node:util';
+
+const { getSystemErrorMessage } = process.getBuiltinModule('node:util');
+
 import { CancelledError } from './errors.js';
 import { StatusBoard, type StatusLine } from './render/status.js';
 

@@ -1,6 +1,5 @@
 // The top of the program: parse, run, and turn whatever was thrown into one message on
 // stderr and the contract's exit code. Nothing below this file sets the exit code.
-import process from 'node:process';
 import type { Command } from 'commander';
 import type { Context, ContextDeps, GlobalOptions } from './context.js';
 import {

@@ -1,6 +1,7 @@
 // The prompts on a terminal: a hidden one for secrets (the API key), read key by key in raw
 // mode, and a visible one with readline's line editing. Loaded only when a command asks.
-import { createInterface } from 'node:readline';
+const { createInterface } = process.getBuiltinModule('node:readline');
+
 import type { Readable, Writable } from 'node:stream';
 import { CancelledError } from './errors.js';
 import type { TTYReadable } from './io.js';

@@ -1,7 +1,8 @@
 // When an attempt may be sent again, and after how long. A method that is idempotent (GET,
 // HEAD, PUT, DELETE) may run twice without harm, so it is retried whenever the server did not
 // finish it; POST and PATCH only when the server certainly did not act (refused outright, 429).
-import { setTimeout as sleepTimer } from 'node:timers/promises';
+const { setTimeout: sleepTimer } = process.getBuiltinModule('node:timers/promises');
+
 import { NetworkError } from '../errors.js';
 import { errorCode } from './errors.js';
 

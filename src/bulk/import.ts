@@ -3,7 +3,8 @@
 // first failure that every later input would meet too (the key refused, the server out of
 // reach), slows down while the server answers 429, and can resume (--skip) or retry only what
 // failed (--failed).
-import { closeSync, openSync, writeSync } from 'node:fs';
+const { closeSync, openSync, writeSync } = process.getBuiltinModule('node:fs');
+
 import type { Readable } from 'node:stream';
 import type { RetryNotice } from '../api/client.js';
 import { createPet } from '../api/pets.js';

@@ -2,7 +2,8 @@
 // HTTP layer (retries by method, time limits, the body cap, proxies, Ctrl-C). The proof that
 // the layer is general: nothing here is special-cased below this file.
 
-import { readFile } from 'node:fs/promises';
+const { readFile } = process.getBuiltinModule('node:fs/promises');
+
 import type { ApiClient, ApiResponse } from '../api/client.js';
 import { statusText } from '../api/status-text.js';
 import { FILES, words } from '../completion/hints.js';

@@ -3,7 +3,8 @@
 // no conf, no zod. A config that cannot be read, or is not trusted (a link, a FIFO, another
 // user's), still completes the built-in profiles at once; the error shows when a command
 // uses it.
-import { join } from 'node:path';
+const { join } = process.getBuiltinModule('node:path');
+
 import { configDir } from '../config/dir.js';
 import type { ConfigData } from '../config/file.js';
 import { profileNames } from '../config/profiles.js';

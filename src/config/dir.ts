@@ -1,7 +1,8 @@
 // Where config.json lives. Apart from file.ts (which loads zod) so that the completion of
 // profile names, run on every TAB, stays cheap.
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+const { homedir } = process.getBuiltinModule('node:os');
+const { join } = process.getBuiltinModule('node:path');
+
 import type { Env } from '../io.js';
 
 /** STORE_CONFIG_DIR, else the platform's config folder (XDG on Linux). */

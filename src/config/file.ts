@@ -1,8 +1,9 @@
 // config.json: the current profile and the user's profiles (URLs and keys). Read with
 // node:fs, written through `conf` (atomic writes) under a lock (./lock.ts), loaded only by
 // commands that need it.
-import { lstatSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+const { lstatSync, mkdirSync, readdirSync, unlinkSync } = process.getBuiltinModule('node:fs');
+const { join } = process.getBuiltinModule('node:path');
+
 import { CliError, ConfigError } from '../errors.js';
 import * as z from '../zod.js';
 import { LOCK_STALE_MS, withLock } from './lock.js';

@@ -9,11 +9,13 @@
 // lock stale can therefore never both remove it, nor remove the fresh lock a third process
 // took in between. A claim left by a process that died holding it is succeeded by the next
 // generation (`.end-<token>.1`, …), so nothing is left that blocks for ever.
-import { randomBytes } from 'node:crypto';
-import { closeSync, ftruncateSync, linkSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
-import { hostname } from 'node:os';
-import { basename, dirname, join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+const { randomBytes } = process.getBuiltinModule('node:crypto');
+const { closeSync, ftruncateSync, linkSync, readdirSync, unlinkSync, writeSync } =
+  process.getBuiltinModule('node:fs');
+const { hostname } = process.getBuiltinModule('node:os');
+const { basename, dirname, join } = process.getBuiltinModule('node:path');
+const { setTimeout: sleep } = process.getBuiltinModule('node:timers/promises');
+
 import { CancelledError, ConfigError } from '../errors.js';
 import {
   createExclusive,

@@ -4,7 +4,7 @@
 // takes itself out when it stops; an entry whose process no longer runs is ignored (and
 // dropped at the next write). Reading is one small file read plus a liveness check, done only
 // when the built-in sandbox profile is in use; it loads nothing else.
-import {
+const {
   closeSync,
   constants,
   mkdirSync,
@@ -13,8 +13,9 @@ import {
   renameSync,
   rmSync,
   writeFileSync,
-} from 'node:fs';
-import { join } from 'node:path';
+} = process.getBuiltinModule('node:fs');
+const { join } = process.getBuiltinModule('node:path');
+
 import { isLoopbackHost } from '../api/urls.js';
 import type { Env } from '../io.js';
 import { configDir } from './dir.js';

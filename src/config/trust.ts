@@ -2,8 +2,11 @@
 // ~/.ssh: each command that reads or writes the config refuses (exit 1) a folder or file that
 // another user owns or may write to, and a config.json that is a symbolic link, a FIFO or
 // anything but a regular file. Cheap (node:fs only): completion uses it on every TAB.
-import { type Stats, statSync } from 'node:fs';
-import { userInfo } from 'node:os';
+import type { Stats } from 'node:fs';
+
+const { statSync } = process.getBuiltinModule('node:fs');
+const { userInfo } = process.getBuiltinModule('node:os');
+
 import { ConfigError } from '../errors.js';
 import { NotRegularFileError, readRegularFile } from './safe-fs.js';
 

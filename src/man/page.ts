@@ -1,7 +1,6 @@
 // store.1, the man page, read from the same sources as the help: the command tree (walked by
 // the completion model, so a new command or flag appears with no change here), the environment
 // table and the exit-code table. `npm run man` writes it to man/store.1.
-import process from 'node:process';
 import type { Command, Help, Option } from 'commander';
 import { completionModel, type OptionSpec } from '../completion/model.js';
 import { systemIO } from '../io.js';

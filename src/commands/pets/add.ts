@@ -1,4 +1,5 @@
-import { open } from 'node:fs/promises';
+const { open } = process.getBuiltinModule('node:fs/promises');
+
 import type { Readable } from 'node:stream';
 import { createPet } from '../../api/pets.js';
 import { DEFAULT_CONCURRENCY, type ImportOptions, importPets } from '../../bulk/import.js';
