@@ -50,21 +50,33 @@ export class Transport {
   private direct?: Dispatcher;
   private proxied?: Dispatcher;
 
-  constructor(private readonly options: TransportOptions) {}
+  /** Read once: a lookup in process.env is a system call (it showed in a bulk add's profile). */
+  private readonly proxies: ReturnType<typeof proxyEnv>;
+
+  constructor(private readonly options: TransportOptions) {
+    this.proxies = proxyEnv(options.env);
+  }
 
   /** Loopback never goes through a proxy; everything else honours *_proxy / no_proxy. undici's
    * proxy support (its whole index) is loaded only when a proxy is set. */
-  private async dispatcherFor(url: URL): Promise<Dispatcher> {
+  private dispatcherFor(url: URL): Dispatcher | Promise<Dispatcher> {
     const limits = {
       connectTimeout: this.options.timeoutMs,
       headersTimeout: this.options.timeoutMs,
       bodyTimeout: this.options.timeoutMs,
     };
-    const proxies = proxyEnv(this.options.env);
+    const proxies = this.proxies;
     if (isLoopbackHost(url.hostname) || (!proxies.httpProxy && !proxies.httpsProxy)) {
       this.direct ??= new Agent(limits);
       return this.direct;
     }
+    return this.proxiedFor(proxies, limits);
+  }
+
+  private async proxiedFor(
+    proxies: ReturnType<typeof proxyEnv>,
+    limits: { connectTimeout: number; headersTimeout: number; bodyTimeout: number },
+  ): Promise<Dispatcher> {
     if (!this.proxied) {
       for (const [name, value] of [
         ['HTTPS_PROXY', proxies.httpsProxy],
@@ -93,7 +105,8 @@ export class Transport {
   /** One request and its whole (capped) body, within the time limit. */
   async exchange(out: Outgoing): Promise<Exchange> {
     const { timeoutMs } = this.options;
-    const dispatcher = await this.dispatcherFor(out.url);
+    const found = this.dispatcherFor(out.url);
+    const dispatcher = found instanceof Promise ? await found : found;
     // A timer cleared as soon as the attempt ends: AbortSignal.timeout would keep every
     // request's signal alive for the whole time limit (thousands of them in a bulk add).
     const timeout = new AbortController();
