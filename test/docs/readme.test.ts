@@ -3,9 +3,10 @@
 // README says the same.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { withCommandsTable } from '../../src/docs/readme.js';
 import { ENVIRONMENT } from '../../src/reference/environment.js';
 import { EXIT_CODE_TABLE } from '../../src/reference/exit-codes.js';
-import { commandPaths } from '../helpers/tree.js';
+import { commandPaths, programTree } from '../helpers/tree.js';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
@@ -48,5 +49,11 @@ describe('README', () => {
       .map((path) => `store ${path.join(' ')}`)
       .filter((words) => !table.includes(`\`${words}`));
     expect(missing).toEqual([]);
+  });
+});
+
+describe('the README Commands table', () => {
+  it('is the one `npm run generate` makes from the command tree', () => {
+    expect(README).toBe(withCommandsTable(README, programTree()));
   });
 });
