@@ -11,7 +11,7 @@ import { HELP_TOPIC_NAMES } from '../../src/commands/help/topics.js';
 import { SCRIPT_FILES, type Shell } from '../../src/completion/shells.js';
 import { tempDir } from '../helpers/cli.js';
 import { BIN, collect, processEnv } from '../helpers/process.js';
-import { visibleNames } from '../helpers/tree.js';
+import { programTree, visibleNames } from '../helpers/tree.js';
 
 const COMPLETIONS = fileURLToPath(new URL('../../completions/', import.meta.url));
 const ZSH_CAPTURE = fileURLToPath(new URL('./zsh-capture.zsh', import.meta.url));
@@ -127,10 +127,13 @@ async function complete(
 }
 
 const TOP_LEVEL = visibleNames();
+const PETS_VERBS = visibleNames(
+  programTree().commands.find((command) => command.name() === 'pets'),
+);
 
 const CASES: [string, string[]][] = [
   ['store ', [...TOP_LEVEL, 'help'].sort()],
-  ['store pets ', ['add', 'get', 'help', 'list']],
+  ['store pets ', [...PETS_VERBS, 'help'].sort()],
   ['store pets list --status ', ['available', 'pending', 'sold']],
   ['store pets list --status p', ['pending']],
   ['store -p ', ['eu', 'production', 'sandbox', 'staging', 'team-b']],
