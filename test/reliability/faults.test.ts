@@ -310,3 +310,22 @@ describe('a huge Error message', () => {
     });
   });
 });
+
+describe('retries on a terminal', () => {
+  it('shows one dim line per retry on a terminal, none in a pipe', async () => {
+    const server = await faultServer((_req, res, n) =>
+      n % 3 === 0 ? reply(res, 200, PETS) : reply(res, 503, ''),
+    );
+    const tty = await run(['pets', 'list', '--json'], {
+      env: envFor(server.url, { NO_COLOR: '1' }),
+      tty: { stderr: true },
+    });
+    expect(tty.stderr).toBe(
+      `Using profile production (${server.url}, from STORE_BASE_URL)\n` +
+        'HTTP 503; retrying in 0.2 s (attempt 2 of 3)\n' +
+        'HTTP 503; retrying in 0.4 s (attempt 3 of 3)\n',
+    );
+    const piped = await run(['pets', 'list', '--json'], { env: envFor(server.url) });
+    expect(piped).toEqual({ code: 0, stdout: `${PETS}\n`, stderr: '', prompts: [] });
+  });
+});

@@ -326,3 +326,29 @@ describe('store pets add --file with a key the API refuses', () => {
     });
   });
 });
+
+describe('store pets add --file - on a terminal', () => {
+  it('says what it is waiting for when stdin is a terminal, and nothing when it is a pipe', async () => {
+    const scope = api()
+      .post('/v1/pets', '{"name":"Rex","categoryId":2}')
+      .twice()
+      .reply(201, created(1, 'Rex', 2), JSON_HEADERS);
+    const typed = await run(['pets', 'add', '--file', '-', '--json'], {
+      env: env(),
+      tty: { stdin: true },
+      stdin: '{"name":"Rex","categoryId":2}\n',
+    });
+    const piped = await run(['pets', 'add', '--file', '-', '--json'], {
+      env: env(),
+      stdin: '{"name":"Rex","categoryId":2}\n',
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(typed).toEqual({
+      code: 0,
+      stdout: `${created(1, 'Rex', 2)}\n`,
+      stderr: 'Reading animals from the terminal, one JSON object per line; Ctrl-D to finish\n',
+      prompts: [],
+    });
+    expect(piped.stderr).toBe('');
+  });
+});
