@@ -5,6 +5,6 @@ import { fileURLToPath } from 'node:url';
 import { importSource } from './import-source.js';
 
 const file = fileURLToPath(new URL('../README.md', import.meta.url));
-const { storeProgram, withCommandsTable } = await importSource('src/docs/readme.ts');
-writeFileSync(file, withCommandsTable(readFileSync(file, 'utf8'), storeProgram()));
+const { generatorProgram, withCommandsTable } = await importSource('src/docs/readme.ts');
+writeFileSync(file, withCommandsTable(readFileSync(file, 'utf8'), generatorProgram()));
 console.log(`wrote the commands table of ${file}`);

@@ -9,7 +9,7 @@ import { AuthError, CancelledError, type CliError, ResponseError } from '../erro
 import type { Env } from '../io.js';
 import { parseJson, stringifyJson } from '../json.js';
 import type * as z from '../zod.js';
-import { errorFromResponse } from './errors.js';
+import { errorFromResponse, headerValue } from './errors.js';
 import {
   backoffMs,
   type RetryTiming,
@@ -296,8 +296,8 @@ export class ApiClient {
     announcedSunset: string | undefined,
   ): void {
     const { warn } = this.options;
-    const deprecation = first(headers.deprecation);
-    const sunset = first(headers.sunset);
+    const deprecation = headerValue(headers.deprecation);
+    const sunset = headerValue(headers.sunset);
     if (!warn || (deprecation === undefined && sunset === undefined)) return;
     const when = sunset ? sunsetDate(sunset) : undefined;
     if (announcedSunset !== undefined && (when === undefined || when === announcedSunset)) return;
@@ -316,10 +316,6 @@ export class ApiClient {
     }
     return url.pathname;
   }
-}
-
-function first(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {

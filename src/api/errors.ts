@@ -93,7 +93,8 @@ export function shorten(text: string): string {
   return `${text.slice(0, MAX_MESSAGE_CHARS)}… (${text.length - MAX_MESSAGE_CHARS} more characters)`;
 }
 
-function headerValue(value: string | string[] | undefined): string | undefined {
+/** A header's (first) value: undici gives an array for a repeated header. */
+export function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 

@@ -4,7 +4,7 @@
 const { setTimeout: sleepTimer } = process.getBuiltinModule('node:timers/promises');
 
 import { NetworkError } from '../errors.js';
-import { errorCode } from './errors.js';
+import { errorCode, headerValue } from './errors.js';
 
 /** Further attempts after the first, by default. */
 export const DEFAULT_RETRIES = 2;
@@ -67,7 +67,7 @@ export function retryAfterMs(
   value: string | string[] | undefined,
   now = Date.now(),
 ): number | undefined {
-  const text = (Array.isArray(value) ? value[0] : value)?.trim();
+  const text = headerValue(value)?.trim();
   if (!text) return undefined;
   const ms = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text) - now;
   if (Number.isNaN(ms)) return undefined;

@@ -96,3 +96,17 @@ export function positionals(command: CommandSpec): Positional[] {
   });
   return found;
 }
+
+/** The command a model path leads to (for generators that need commander's own terms). */
+export function commandAt(program: Command, path: readonly string[]): Command {
+  let command = program;
+  for (const name of path) {
+    const next = command
+      .createHelp()
+      .visibleCommands(command)
+      .find((sub) => sub.name() === name);
+    if (!next) throw new Error(`no command ${path.join(' ')}`);
+    command = next;
+  }
+  return command;
+}

@@ -2,7 +2,7 @@
 // the completion model, so a new command or flag appears with no change here), the environment
 // table and the exit-code table. `npm run man` writes it to man/store.1.
 import type { Command, Help, Option } from 'commander';
-import { completionModel, type OptionSpec } from '../completion/model.js';
+import { commandAt, completionModel, type OptionSpec } from '../completion/model.js';
 import { systemIO } from '../io.js';
 import { buildProgram } from '../program.js';
 import { ENVIRONMENT, PRECEDENCE } from '../reference/environment.js';
@@ -27,18 +27,6 @@ function term(text: string): string {
 
 function entry(label: string, text: string): string {
   return `.TP\n${label}\n${roff(text)}\n`;
-}
-
-/** The commander command a model path leads to. */
-function commandAt(program: Command, path: readonly string[]): Command {
-  let command = program;
-  for (const name of path) {
-    const help = command.createHelp();
-    const next = help.visibleCommands(command).find((sub) => sub.name() === name);
-    if (!next) throw new Error(`no command ${path.join(' ')}`);
-    command = next;
-  }
-  return command;
 }
 
 /** The commander option behind a model option, for its term with the value's placeholder. */
@@ -114,9 +102,12 @@ ${exitCodes}.SH SEE ALSO
 
 /** store.1 for this program. */
 export function storeManPage(): string {
-  return manPage(
-    buildProgram(systemIO(process), () => {
-      throw new Error('no command runs while the man page is generated');
-    }),
-  );
+  return manPage(generatorProgram());
+}
+
+/** The program as generators (man page, README table) read it: built, never run. */
+export function generatorProgram(): Command {
+  return buildProgram(systemIO(process), () => {
+    throw new Error('no command runs while documentation is generated');
+  });
 }
