@@ -99,6 +99,10 @@ describe('the completion model', () => {
       },
     ]);
     expect(byPath('profile use')?.arguments).toEqual([{ kind: 'profiles' }]);
+    // store api completes the spec's paths (contract, "Raw requests").
+    expect(byPath('api')?.arguments).toEqual([
+      { kind: 'words', words: ['/pets', '/pets/{petId}', '/messages', '/store/orders'] },
+    ]);
     expect(byPath('profile remove')?.arguments).toEqual([{ kind: 'profiles' }]);
     expect(byPath('completion')?.arguments).toEqual([
       { kind: 'words', words: ['bash', 'zsh', 'fish'] },
