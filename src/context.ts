@@ -38,13 +38,11 @@ export interface Context {
   /** The selected profile with environment overrides applied. */
   profile(): Promise<ResolvedProfile>;
   /** A client for the selected profile; `apiKey` replaces the resolved key (auth login);
-   * `interruptible: false` lets requests in flight finish after Ctrl-C (bulk add); `retries`
-   * replaces the default number of further attempts. */
+   * `interruptible: false` lets requests in flight finish after Ctrl-C (bulk add). */
   api(overrides?: {
     apiKey?: string;
     interruptible?: boolean;
-    retries?: number;
-    /** Further attempts after HTTP 429, when not `retries`. */
+    /** Further attempts after HTTP 429, instead of the usual number. */
     rateLimitRetries?: number;
     /** Replaces the dim line a terminal shows for each retry. */
     onRetry?: (notice: RetryNotice) => void;
@@ -125,12 +123,9 @@ export function createContext(
     api: async (overrides = {}) => {
       const resolved = await ctx.profile();
       // Loaded on first use: commands that never call the API do not pay for the HTTP stack.
-      const [{ ApiClient }, { realTiming }] = await Promise.all([
-        import('./api/client.js'),
-        import('./api/retry.js'),
-      ]);
-      const timing = { ...realTiming(overrides.retries), ...deps.timing };
-      if (overrides.retries !== undefined) timing.retries = overrides.retries;
+      // One import, one chunk: the client brings its retry timing.
+      const { ApiClient, realTiming } = await import('./api/client.js');
+      const timing = { ...realTiming(), ...deps.timing };
       if (overrides.rateLimitRetries !== undefined) {
         timing.rateLimitRetries = overrides.rateLimitRetries;
       }

@@ -21,6 +21,7 @@ import { statusText } from './status-text.js';
 import { type Exchange, type Method, type ResponseHeaders, Transport } from './transport.js';
 import { checkKeyTarget, parseBaseUrl } from './urls.js';
 
+export { realTiming } from './retry.js';
 export { MAX_BODY_BYTES } from './transport.js';
 
 /** How much of each body a --debug trace shows. */
