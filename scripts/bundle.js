@@ -3,6 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { defines } from './defines.js';
+import { builtinsWithoutNamespaces, lazyHttp2 } from './esbuild-plugins.js';
 import { writeNotices } from './notices.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -21,6 +22,7 @@ export async function bundle(options, notices) {
     legalComments: 'eof',
     metafile: true,
     logLevel: 'warning',
+    plugins: [lazyHttp2(), builtinsWithoutNamespaces()],
     ...options,
   });
   writeNotices(metafile, root, notices);

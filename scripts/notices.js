@@ -11,6 +11,8 @@ const LICENCE_FILE = /^(licen[cs]e|copying)(\W.*)?$/i;
 function bundledPackages(metafile) {
   const folders = new Set();
   for (const input of Object.keys(metafile.inputs)) {
+    // Modules made by the build's plugins (scripts/esbuild-plugins.js) are no package's code.
+    if (/^[\w-]+:/.test(input)) continue;
     // The last node_modules/ in the path: a nested copy is a package of its own.
     const match = input.match(/^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//);
     if (match) folders.add(match[1]);

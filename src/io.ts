@@ -146,10 +146,16 @@ export function createIO(parts: IOParts): IOStreams {
   });
 
   return {
-    stdin: parts.stdin,
+    // Read from parts when asked: process.stdin, made on first use, is a file stream when
+    // stdin is a file or /dev/null, and that loads fs/promises and readline (≈3 ms).
+    get stdin() {
+      return parts.stdin;
+    },
     stdout,
     stderr,
-    stdinIsTTY: parts.stdinIsTTY,
+    get stdinIsTTY() {
+      return parts.stdinIsTTY;
+    },
     stdoutIsTTY,
     stderrIsTTY,
     colorOut: parts.colorOut,
@@ -211,10 +217,14 @@ export function systemIO(proc: SystemProcess): IOStreams {
   const stdoutIsTTY = proc.stdout.isTTY === true;
   const stderrIsTTY = proc.stderr.isTTY === true;
   return createIO({
-    stdin: proc.stdin,
+    get stdin() {
+      return proc.stdin;
+    },
     stdout: proc.stdout,
     stderr: proc.stderr,
-    stdinIsTTY: proc.stdin.isTTY === true,
+    get stdinIsTTY() {
+      return proc.stdin.isTTY === true;
+    },
     stdoutIsTTY,
     stderrIsTTY,
     colorOut: colorAllowed(stdoutIsTTY, proc.env),

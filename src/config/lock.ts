@@ -9,7 +9,6 @@
 // lock stale can therefore never both remove it, nor remove the fresh lock a third process
 // took in between. A claim left by a process that died holding it is succeeded by the next
 // generation (`.end-<token>.1`, …), so nothing is left that blocks for ever.
-const { randomBytes } = process.getBuiltinModule('node:crypto');
 const { closeSync, ftruncateSync, linkSync, readdirSync, unlinkSync, writeSync } =
   process.getBuiltinModule('node:fs');
 const { hostname } = process.getBuiltinModule('node:os');
@@ -73,7 +72,8 @@ async function acquire(
   lockPath: string,
   { waitMs = LOCK_WAIT_MS, staleMs = LOCK_STALE_MS, signal }: LockOptions,
 ): Promise<string> {
-  const token = randomBytes(8).toString('hex');
+  // node:crypto loaded here, not at the top: most commands never write the config (≈5 ms).
+  const token = process.getBuiltinModule('node:crypto').randomBytes(8).toString('hex');
   const draft = `${lockPath}.new-${token}`;
   const fd = createExclusive(draft);
   const deadline = Date.now() + waitMs;

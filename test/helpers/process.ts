@@ -135,6 +135,9 @@ export interface LoadedModules extends ProcessResult {
   files: string[];
   /** Their text, joined, to look for strings only a given library contains. */
   source: string;
+  /** Node's own public modules the run loaded (`http`, `fs/promises`…), from
+   * process.moduleLoadList: loaded by anyone, by require, import or getBuiltinModule. */
+  builtins: string[];
 }
 
 /** Runs bin/store.js with resolution hooks that see every module the run pulls in, however
@@ -153,7 +156,7 @@ export async function modulesLoaded(
     } });
     process.argv.splice(1, Infinity, "store", ...${JSON.stringify(argv)});
     await import(${JSON.stringify(pathToFileURL(BIN).href)});
-    process.on('exit', () => process.stderr.write('\\n' + JSON.stringify(seen)));`;
+    process.on('exit', () => process.stderr.write('\\n' + JSON.stringify(process.moduleLoadList) + '\\n' + JSON.stringify(seen)));`;
   const result = await collect(
     spawn(process.execPath, ['--input-type=module', '-e', probe], { env }),
   );
@@ -164,10 +167,14 @@ export async function modulesLoaded(
       (JSON.parse(lines.pop() ?? '[]') as string[]).filter((url) => url.startsWith('file:')),
     ),
   ];
+  const builtins = (JSON.parse(lines.pop() ?? '[]') as string[])
+    .filter((entry) => entry.startsWith('NativeModule ') && !entry.includes(' internal/'))
+    .map((entry) => entry.slice('NativeModule '.length));
   return {
     ...result,
     stderr: lines.join('\n'),
     files,
     source: files.map((url) => readFileSync(new URL(url), 'utf8')).join('\n'),
+    builtins,
   };
 }

@@ -1,14 +1,29 @@
 // --json and tab-separated output never load chalk or the table renderer: they are in a chunk
-// of their own, imported only when a table (or colour) is drawn.
+// of their own, imported only when a table (or colour) is drawn. Nor do they load Node's own
+// modules that only other paths use (scripts/esbuild-plugins.js says what each one cost).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/cli.js';
 import { faultServer, reply } from '../helpers/fault-server.js';
 import { BIN, modulesLoaded, processEnv } from '../helpers/process.js';
 
 const PETS = '[{"id":1,"name":"Rex","categoryId":2,"status":"available"}]';
 // Strings found only inside chalk (its colour-support detection).
 const CHALK_MARKERS = ['chalkStderr', 'supportsColor'];
+// http2 and tls (undici's HTTP/2 client; ≈30 ms), crypto (a config write's lock), fs/promises
+// and readline (reading a file, stdin as a file stream), child_process (commander's executable
+// subcommands), worker_threads and perf_hooks (util's and the `performance` global's).
+const NOT_FOR_A_REQUEST = [
+  'http2',
+  'tls',
+  'crypto',
+  'fs/promises',
+  'readline',
+  'child_process',
+  'worker_threads',
+  'perf_hooks',
+];
 
 describe('what an API command loads', () => {
   const start = async () => {
@@ -28,8 +43,19 @@ describe('what an API command loads', () => {
       for (const marker of [...CHALK_MARKERS, 'cli-table3']) {
         expect(result.source).not.toContain(marker);
       }
+      expect(result.builtins).toContain('http');
+      expect(result.builtins.filter((name) => NOT_FOR_A_REQUEST.includes(name))).toEqual([]);
     },
   );
+
+  it('sees the modules a command does load (a config write takes its lock with crypto)', async () => {
+    const result = await modulesLoaded(
+      ['profile', 'set', 'mine', '--base-url', 'http://127.0.0.1:9/v1'],
+      processEnv({ STORE_CONFIG_DIR: tempDir() }),
+    );
+    expect(result).toMatchObject({ code: 0, stderr: 'Created profile mine\n' });
+    expect(result.builtins).toContain('crypto');
+  });
 
   it('loads them when colour is asked for (the markers do detect chalk)', async () => {
     const env = { ...(await start()), FORCE_COLOR: '1' };

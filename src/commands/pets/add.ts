@@ -1,5 +1,3 @@
-const { open } = process.getBuiltinModule('node:fs/promises');
-
 import type { Readable } from 'node:stream';
 import { createPet } from '../../api/pets.js';
 import { DEFAULT_CONCURRENCY, type ImportOptions, importPets } from '../../bulk/import.js';
@@ -172,7 +170,8 @@ async function openInput(file: string, ctx: Context): Promise<Readable> {
   if (file === '-') return ctx.io.stdin;
   let code: string | undefined;
   try {
-    const handle = await open(file);
+    // fs/promises loads readline and fs streams (≈3 ms): loaded only when a file is read.
+    const handle = await process.getBuiltinModule('node:fs/promises').open(file);
     if (!(await handle.stat()).isDirectory()) return handle.createReadStream();
     await handle.close();
     code = 'EISDIR';

@@ -219,7 +219,7 @@ describe('an internal error under --debug (a real process)', () => {
   // A clock that throws: a bug the program does not expect, inside src/api/client.ts.
   const BROKEN_CLOCK = [
     '--import',
-    'data:text/javascript,performance.now=()=>{throw new TypeError("clock broke")}',
+    'data:text/javascript,process.hrtime.bigint=()=>{throw new TypeError("clock broke")}',
   ];
   const env = (extra: Record<string, string> = {}) =>
     processEnv({ STORE_API_KEY: KEY, STORE_BASE_URL: 'http://127.0.0.1:9/v1', ...extra });
