@@ -26,17 +26,19 @@ mkdirSync(work, { recursive: true });
 
 const main = join(work, 'main.cjs');
 await bundle(
-  {
-    stdin: {
-      contents: "import { cli } from './main.js';\nvoid cli();\n",
-      resolveDir: join(root, 'src'),
-      sourcefile: 'sea-entry.ts',
-      loader: 'ts',
+  [
+    {
+      stdin: {
+        contents: "import { cli } from './main.js';\nvoid cli();\n",
+        resolveDir: join(root, 'src'),
+        sourcefile: 'sea-entry.ts',
+        loader: 'ts',
+      },
+      outfile: main,
+      format: 'cjs',
+      target: `node${process.versions.node}`,
     },
-    outfile: main,
-    format: 'cjs',
-    target: `node${process.versions.node}`,
-  },
+  ],
   join(outdir, 'THIRD_PARTY_NOTICES'),
 );
 copyFileSync(join(root, 'LICENSE'), join(outdir, 'LICENSE'));

@@ -8,22 +8,27 @@ import { writeNotices } from './notices.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** Builds with `options` over the shared settings; writes the third-party notices to `notices`. */
-export async function bundle(options, notices) {
-  const { metafile } = await build({
-    absWorkingDir: root,
-    bundle: true,
-    platform: 'node',
-    define: defines(),
-    // Smaller files parse faster; names are kept so that --debug stack traces stay readable.
-    minifyWhitespace: true,
-    minifySyntax: true,
-    // The few licence comments in the code (e.g. code undici took from ws) stay with it.
-    legalComments: 'eof',
-    metafile: true,
-    logLevel: 'warning',
-    plugins: [lazyHttp2(), builtinsWithoutNamespaces()],
-    ...options,
-  });
-  writeNotices(metafile, root, notices);
+/** Runs one esbuild build per `options` over the shared settings; writes the third-party
+ * notices of everything they bundled to `notices`. */
+export async function bundle(builds, notices) {
+  const inputs = {};
+  for (const options of builds) {
+    const { metafile } = await build({
+      absWorkingDir: root,
+      bundle: true,
+      platform: 'node',
+      define: defines(),
+      // Smaller files parse faster; names are kept so that --debug stack traces stay readable.
+      minifyWhitespace: true,
+      minifySyntax: true,
+      // The few licence comments in the code (e.g. code undici took from ws) stay with it.
+      legalComments: 'eof',
+      metafile: true,
+      logLevel: 'warning',
+      ...options,
+      plugins: [lazyHttp2(), builtinsWithoutNamespaces(), ...(options.plugins ?? [])],
+    });
+    Object.assign(inputs, metafile.inputs);
+  }
+  writeNotices({ inputs }, root, notices);
 }

@@ -2,7 +2,8 @@
 // end-to-end tests: what a user or a script meets, over real HTTP on loopback.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterThisTest } from './cleanup.js';
 import { tempDir } from './cli.js';
@@ -131,50 +132,57 @@ export function killAll(): void {
 }
 
 export interface LoadedModules extends ProcessResult {
-  /** Every local file the run imported (the bundle's chunks), as file: URLs. */
-  files: string[];
-  /** Their text, joined, to look for strings only a given library contains. */
-  source: string;
+  /** The files of dist/ the run compiled (`store.cjs`, `table.cjs`), from V8's coverage. */
+  scripts: string[];
+  /** The code of dist/ that ran, by function: esbuild names each bundled module's wrapper by
+   * its path (`src/errors.ts`, `node_modules/zod/v4/core/core.js`), and a module's code
+   * runs only once its wrapper has. From V8's precise coverage, which counts every call. */
+  ran: string[];
   /** Node's own public modules the run loaded (`http`, `fs/promises`…), from
    * process.moduleLoadList: loaded by anyone, by require, import or getBuiltinModule. */
   builtins: string[];
 }
 
-/** Runs bin/store.js with resolution hooks that see every module the run pulls in, however
- * deep; stderr is what the program wrote there. */
+/** Runs bin/store.js (imported by a probe, in its process) under V8's coverage: what ran,
+ * which of Node's modules were loaded; stderr is what the program wrote there. */
 export async function modulesLoaded(
   argv: string[],
   env: NodeJS.ProcessEnv,
 ): Promise<LoadedModules> {
+  const coverage = tempDir();
   const probe = `
-    import { registerHooks } from 'node:module';
-    const seen = [];
-    registerHooks({ resolve(specifier, context, next) {
-      const result = next(specifier, context);
-      seen.push(result.url);
-      return result;
-    } });
     process.argv.splice(1, Infinity, "store", ...${JSON.stringify(argv)});
     await import(${JSON.stringify(pathToFileURL(BIN).href)});
-    process.on('exit', () => process.stderr.write('\\n' + JSON.stringify(process.moduleLoadList) + '\\n' + JSON.stringify(seen)));`;
+    process.on('exit', () => process.stderr.write('\\n' + JSON.stringify(process.moduleLoadList)));`;
   const result = await collect(
-    spawn(process.execPath, ['--input-type=module', '-e', probe], { env }),
+    spawn(process.execPath, ['--input-type=module', '-e', probe], {
+      env: { ...env, NODE_V8_COVERAGE: coverage },
+    }),
   );
   const lines = result.stderr.split('\n');
-  // Each file once: the hook sees a module every time something imports it.
-  const files = [
-    ...new Set(
-      (JSON.parse(lines.pop() ?? '[]') as string[]).filter((url) => url.startsWith('file:')),
-    ),
-  ];
   const builtins = (JSON.parse(lines.pop() ?? '[]') as string[])
     .filter((entry) => entry.startsWith('NativeModule ') && !entry.includes(' internal/'))
     .map((entry) => entry.slice('NativeModule '.length));
-  return {
-    ...result,
-    stderr: lines.join('\n'),
-    files,
-    source: files.map((url) => readFileSync(new URL(url), 'utf8')).join('\n'),
-    builtins,
-  };
+  const scripts: string[] = [];
+  const ran = new Set<string>();
+  for (const name of readdirSync(coverage)) {
+    const report = JSON.parse(readFileSync(join(coverage, name), 'utf8')) as V8Coverage;
+    for (const script of report.result) {
+      const file = /\/dist\/([\w.-]+)$/.exec(script.url)?.[1];
+      if (!file) continue;
+      scripts.push(file);
+      for (const fn of script.functions) {
+        if ((fn.ranges[0]?.count ?? 0) > 0 && fn.functionName) ran.add(fn.functionName);
+      }
+    }
+  }
+  return { ...result, stderr: lines.join('\n'), scripts: scripts.sort(), ran: [...ran], builtins };
+}
+
+/** What NODE_V8_COVERAGE writes, as far as the tests read it. */
+interface V8Coverage {
+  result: {
+    url: string;
+    functions: { functionName: string; ranges: { count: number }[] }[];
+  }[];
 }

@@ -67,7 +67,8 @@ describe('the packed tarball', () => {
       'package.json',
     ]);
     expect(packed).toContain('bin/store.js');
-    expect(packed).toContain('dist/main.js');
+    expect(packed).toContain('dist/store.cjs');
+    expect(packed).toContain('dist/table.cjs');
     expect(packed).toContain('dist/THIRD_PARTY_NOTICES');
     expect(packed).toContain('man/store.1');
   });

@@ -1,0 +1,148 @@
+// bin/store.js keeps V8 code caches of the program in the user's own cache folder, never in a
+// shared temporary one, and only when that folder is private (a cache someone else can write
+// is code they choose for us to run). One cache per command and build, written after the
+// command succeeded; one V8 refuses is replaced. Run as a process with a temporary HOME.
+import {
+  chmodSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/cli.js';
+import { BIN, store } from '../helpers/process.js';
+
+const BUILD = /^\/\/ \S+ \S+ build ([0-9a-f]{16})\n/.exec(
+  readFileSync(join(BIN, '../../dist/store.cjs'), 'utf8').slice(0, 128),
+)?.[1] as string;
+// A command that needs the whole program and no server: the built-in profiles, as JSON.
+const LIST = ['profile', 'list', '--json'];
+
+/** No XDG_CACHE_HOME unless given: the cache goes under `home`. */
+function envWith(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: home, STORE_CONFIG_DIR: tempDir(), ...extra };
+}
+
+/** The folder of this Node's caches under a `store` cache folder. */
+const versionDir = (storeDir: string) =>
+  join(storeDir, 'code-cache', `v8-${process.versions.v8}-${process.arch}`);
+
+/** The files under a folder, however deep. */
+function cached(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => entry.name)
+    .sort();
+}
+
+async function listProfiles(env: NodeJS.ProcessEnv) {
+  const result = await store(LIST, { env });
+  expect(result).toMatchObject({ code: 0, stderr: '' });
+  expect(JSON.parse(result.stdout)).toHaveLength(3);
+}
+
+describe('the code cache', () => {
+  it('lives in ~/.cache/store/code-cache, one file per command, private', async () => {
+    const home = tempDir();
+    await listProfiles(envWith(home));
+    const storeDir = join(home, '.cache', 'store');
+    const dir = versionDir(storeDir);
+    expect(cached(storeDir)).toEqual([`${BUILD}-profile-list-json.bin`]);
+    for (const folder of [storeDir, join(storeDir, 'code-cache'), dir]) {
+      expect(statSync(folder).mode & 0o777).toBe(0o700);
+    }
+    expect(statSync(join(dir, `${BUILD}-profile-list-json.bin`)).mode & 0o777).toBe(0o600);
+
+    // Used as it is the next time: not written again.
+    const before = readFileSync(join(dir, `${BUILD}-profile-list-json.bin`));
+    const mtime = statSync(join(dir, `${BUILD}-profile-list-json.bin`)).mtimeMs;
+    await listProfiles(envWith(home));
+    expect(statSync(join(dir, `${BUILD}-profile-list-json.bin`)).mtimeMs).toBe(mtime);
+    expect(readFileSync(join(dir, `${BUILD}-profile-list-json.bin`))).toEqual(before);
+
+    // Another command, another cache; `-p NAME` is not taken for a command word.
+    const status = await store(['-p', 'sandbox', 'profile', 'list'], { env: envWith(home) });
+    expect(status.code).toBe(0);
+    expect(cached(storeDir)).toEqual([
+      `${BUILD}-profile-list-json.bin`,
+      `${BUILD}-profile-list.bin`,
+    ]);
+  });
+
+  it('is written only after a command that succeeded, and never for --version', async () => {
+    const home = tempDir();
+    const failed = await store(['profile', 'use', 'nowhere'], { env: envWith(home) });
+    expect(failed.code).toBe(2);
+    expect(await store(['--version'], { env: envWith(home) })).toEqual({
+      code: 0,
+      signal: null,
+      stdout: '0.1.0\n',
+      stderr: '',
+    });
+    expect(cached(join(home, '.cache', 'store'))).toEqual([]);
+  });
+
+  it('replaces a cache V8 refuses (damaged), and the command still runs', async () => {
+    const home = tempDir();
+    const dir = versionDir(join(home, '.cache', 'store'));
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(join(home, '.cache', 'store'), 0o700);
+    chmodSync(join(home, '.cache', 'store', 'code-cache'), 0o700);
+    const file = join(dir, `${BUILD}-profile-list-json.bin`);
+    writeFileSync(file, 'not a code cache', { mode: 0o600 });
+    await listProfiles(envWith(home));
+    expect(readFileSync(file).length).toBeGreaterThan(1000);
+  });
+
+  it('drops the caches of other builds when it writes one', async () => {
+    const home = tempDir();
+    const dir = versionDir(join(home, '.cache', 'store'));
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(join(home, '.cache', 'store'), 0o700);
+    chmodSync(join(home, '.cache', 'store', 'code-cache'), 0o700);
+    writeFileSync(join(dir, '0123456789abcdef-profile-list-json.bin'), 'old', { mode: 0o600 });
+    await listProfiles(envWith(home));
+    expect(cached(dir)).toEqual([`${BUILD}-profile-list-json.bin`]);
+  });
+
+  it('follows an absolute XDG_CACHE_HOME and ignores a relative one', async () => {
+    const home = tempDir();
+    const xdg = join(home, 'xdg');
+    await listProfiles(envWith(home, { XDG_CACHE_HOME: xdg }));
+    expect(cached(join(xdg, 'store'))).toEqual([`${BUILD}-profile-list-json.bin`]);
+    expect(readdirSync(home)).toEqual(['xdg']);
+
+    const other = tempDir();
+    await listProfiles(envWith(other, { XDG_CACHE_HOME: 'cache' }));
+    expect(cached(join(other, '.cache', 'store'))).toEqual([`${BUILD}-profile-list-json.bin`]);
+  });
+
+  it('is not used when others can write to the folder: nothing written, no message', async () => {
+    const home = tempDir();
+    const dir = join(home, '.cache', 'store', 'code-cache');
+    mkdirSync(dir, { recursive: true });
+    chmodSync(dir, 0o777);
+    await listProfiles(envWith(home));
+    expect(cached(dir)).toEqual([]);
+    expect(statSync(dir).mode & 0o777).toBe(0o777);
+  });
+
+  it('is not used when the folder is a link elsewhere', async () => {
+    const home = tempDir();
+    const elsewhere = tempDir();
+    mkdirSync(join(home, '.cache', 'store'), { recursive: true, mode: 0o700 });
+    symlinkSync(elsewhere, join(home, '.cache', 'store', 'code-cache'));
+    await listProfiles(envWith(home));
+    expect(cached(elsewhere)).toEqual([]);
+  });
+
+  it('is skipped quietly when the folder cannot be made', async () => {
+    const home = join(tempDir(), 'not-a-folder');
+    writeFileSync(home, '');
+    await listProfiles(envWith(home));
+  });
+});
