@@ -100,10 +100,17 @@ function writeAtomically(file, data) {
   }
 }
 
-/** Removes the caches of other builds from `dir`: they can never be used again. */
+/** How long the cache of another build is kept after it was written: another install of
+ * store (a project's own beside a global one) may still use it. */
+const STALE_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Removes the caches of other builds, written over a week ago, from `dir`. */
 function removeStale(dir, build) {
+  const now = Date.now();
   for (const name of fs.readdirSync(dir)) {
-    if (name.slice(0, build.length) !== build) fs.rmSync(path.join(dir, name), { force: true });
+    if (name.slice(0, build.length) === build) continue;
+    const file = path.join(dir, name);
+    if (now - fs.lstatSync(file).mtimeMs > STALE_MS) fs.rmSync(file, { force: true });
   }
 }
 

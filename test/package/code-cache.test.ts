@@ -1,7 +1,7 @@
 // bin/store.js keeps V8 code caches of the program in the user's own cache folder, never in a
 // shared temporary one, and only when that folder is private (a cache someone else can write
 // is code they choose for us to run). One cache per command and build, written after the
-// command succeeded; one V8 refuses is replaced. Run as a process with a temporary HOME.
+// command succeeded; one V8 refuses is replaced; other builds' are dropped after a week. Run as a process with a temporary HOME.
 import {
   chmodSync,
   mkdirSync,
@@ -9,6 +9,7 @@ import {
   readFileSync,
   statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -98,15 +99,24 @@ describe('the code cache', () => {
     expect(readFileSync(file).length).toBeGreaterThan(1000);
   });
 
-  it('drops the caches of other builds when it writes one', async () => {
+  it('drops the caches of other builds written over a week ago when it writes one', async () => {
     const home = tempDir();
     const dir = versionDir(join(home, '.cache', 'store'));
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     chmodSync(join(home, '.cache', 'store'), 0o700);
     chmodSync(join(home, '.cache', 'store', 'code-cache'), 0o700);
-    writeFileSync(join(dir, '0123456789abcdef-profile-list-json.bin'), 'old', { mode: 0o600 });
+    // Another install of store may still use a recent one: it stays.
+    const old = join(dir, '0123456789abcdef-profile-list-json.bin');
+    const recent = join(dir, 'fedcba9876543210-profile-list-json.bin');
+    writeFileSync(old, 'old', { mode: 0o600 });
+    writeFileSync(recent, 'recent', { mode: 0o600 });
+    const eightDaysAgo = new Date(Date.now() - 8 * 24 * 60 * 60 * 1000);
+    utimesSync(old, eightDaysAgo, eightDaysAgo);
     await listProfiles(envWith(home));
-    expect(cached(dir)).toEqual([`${BUILD}-profile-list-json.bin`]);
+    expect(cached(dir)).toEqual([
+      `${BUILD}-profile-list-json.bin`,
+      'fedcba9876543210-profile-list-json.bin',
+    ]);
   });
 
   it('follows an absolute XDG_CACHE_HOME and ignores a relative one', async () => {
