@@ -1,7 +1,8 @@
 // bin/store.js keeps V8 code caches of the program in the user's own cache folder, never in a
 // shared temporary one, and only when that folder is private (a cache someone else can write
 // is code they choose for us to run). One cache per command and build, written after the
-// command succeeded; one V8 refuses is replaced; other builds' are dropped after a week. Run as a process with a temporary HOME.
+// command succeeded; one V8 refuses is replaced; other builds' are dropped after a week.
+// Run as a process with a temporary HOME.
 import {
   chmodSync,
   mkdirSync,
