@@ -16,6 +16,9 @@ let os;
 let path;
 
 const BUNDLE = '../dist/store.cjs';
+/** What the program requires from dist/ beside it (scripts/build.js, SIDE_FILES). */
+const SIDE_FILE = /^\.\/([a-z]+)\.cjs$/;
+const sideExports = new Map();
 /** The bundle's first line: `// @animal-store/cli <version> build <id>` (scripts/build.js). */
 const HEADER = /^\/\/ \S+ (\S+) build ([0-9a-f]{16})\n/;
 
@@ -117,7 +120,8 @@ function removeStale(dir, build) {
 /**
  * Runs a CommonJS file of dist/ with the code cache `key` when there is a valid one; otherwise,
  * once the command has succeeded, saves the code V8 compiled during the run for the next time.
- * `require('./table.cjs')` from the program comes here too (tables only; with their own cache).
+ * The program's `require('./table.cjs')` (and conf.cjs, undici.cjs: scripts/build.js) comes
+ * here too, each with a cache of its own, once per process.
  */
 function runWithCodeCache(file, build, key) {
   const vm = process.getBuiltinModule('node:vm');
@@ -148,9 +152,16 @@ function runWithCodeCache(file, build, key) {
     });
   }
   const requireNode = createRequire(file);
-  const table = path.join(path.dirname(file), 'table.cjs');
-  const require = (id) =>
-    id === './table.cjs' ? runWithCodeCache(table, build, 'table') : requireNode(id);
+  const require = (id) => {
+    const side = SIDE_FILE.exec(id);
+    if (!side) return requireNode(id);
+    // Like require: run once, the same exports for every call.
+    const sideFile = path.join(path.dirname(file), id);
+    if (!sideExports.has(sideFile)) {
+      sideExports.set(sideFile, runWithCodeCache(sideFile, build, side[1]));
+    }
+    return sideExports.get(sideFile);
+  };
   const module = { exports: {} };
   script
     .runInThisContext()
