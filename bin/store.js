@@ -142,7 +142,9 @@ function runWithCodeCache(file, build, key) {
   );
   if (cacheFile && (!cachedData || script.cachedDataRejected)) {
     process.once('exit', (code) => {
-      if (code !== 0) return;
+      // Not after a failure, nor once the program changed V8's flags (bulk add): V8 would
+      // refuse a cache made under other flags at every later start.
+      if (code !== 0 || globalThis[Symbol.for('store.v8FlagsChanged')]) return;
       try {
         removeStale(dir, build);
         writeAtomically(cacheFile, script.createCachedData());

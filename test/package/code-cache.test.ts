@@ -16,6 +16,7 @@ import {
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
+import { faultServer, reply } from '../helpers/fault-server.js';
 import { BIN, store } from '../helpers/process.js';
 
 const BUILD = /^\/\/ \S+ \S+ build ([0-9a-f]{16})\n/.exec(
@@ -86,6 +87,26 @@ describe('the code cache', () => {
       stderr: '',
     });
     expect(cached(join(home, '.cache', 'store'))).toEqual([]);
+  });
+
+  it('is not written after a bulk add, which changes V8 flags (V8 would refuse it)', async () => {
+    const home = tempDir();
+    const server = await faultServer((_req, res, n) =>
+      reply(res, 201, `{"id":${n},"name":"Rex","categoryId":1}`),
+    );
+    const env = envWith(home, { STORE_BASE_URL: server.url, STORE_API_KEY: 'k-1234' });
+    const bulk = await store(['pets', 'add', '--file', '-', '--json'], {
+      env,
+      stdin: '{"name":"Rex","categoryId":1}\n',
+    });
+    expect(bulk).toMatchObject({ code: 0, stdout: '{"id":1,"name":"Rex","categoryId":1}\n' });
+    expect(cached(join(home, '.cache', 'store'))).toEqual([]);
+    // The same command without --file changes no flag: its cache is written.
+    const one = await store(['pets', 'add', '--name', 'Rex', '--category-id', '1', '--json'], {
+      env,
+    });
+    expect(one.code).toBe(0);
+    expect(cached(join(home, '.cache', 'store'))).toEqual([`${BUILD}-pets-add-json.bin`]);
   });
 
   it('replaces a cache V8 refuses (damaged), and the command still runs', async () => {
