@@ -9,5 +9,5 @@ import { importSource } from './import-source.js';
 const file = process.argv[2] ?? fileURLToPath(new URL('../man/store.1', import.meta.url));
 const { storeManPage } = await importSource('src/man/page.ts');
 mkdirSync(dirname(file), { recursive: true });
-writeFileSync(file, storeManPage());
+writeFileSync(file, await storeManPage());
 console.log(`wrote ${file}`);

@@ -6,5 +6,5 @@ import { importSource } from './import-source.js';
 
 const file = fileURLToPath(new URL('../README.md', import.meta.url));
 const { generatorProgram, withCommandsTable } = await importSource('src/docs/readme.ts');
-writeFileSync(file, withCommandsTable(readFileSync(file, 'utf8'), generatorProgram()));
+writeFileSync(file, withCommandsTable(readFileSync(file, 'utf8'), await generatorProgram()));
 console.log(`wrote the commands table of ${file}`);

@@ -72,7 +72,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
     return ExitCode.ok;
   }
   // The command tree, zod and the renderer, loaded only when a command runs.
-  const [{ buildProgram }, { createContext }] = await Promise.all([
+  const [{ buildProgram, loadCommands }, { createContext }] = await Promise.all([
     import('./program.js'),
     import('./context.js'),
   ]);
@@ -86,7 +86,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
     }
     return ctx;
   };
-  const program = buildProgram(io, contextFor);
+  const program = buildProgram(io, contextFor, await loadCommands(argv));
   if (argv.length === 0) {
     program.outputHelp();
     return ExitCode.ok;

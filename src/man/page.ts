@@ -4,7 +4,7 @@
 import type { Command, Help, Option } from 'commander';
 import { commandAt, completionModel, type OptionSpec } from '../completion/model.js';
 import { systemIO } from '../io.js';
-import { buildProgram } from '../program.js';
+import { buildProgram, loadCommands } from '../program.js';
 import { ENVIRONMENT, PRECEDENCE } from '../reference/environment.js';
 import { EXIT_CODE_TABLE } from '../reference/exit-codes.js';
 import { version } from '../version.js';
@@ -101,13 +101,18 @@ ${exitCodes}.SH SEE ALSO
 }
 
 /** store.1 for this program. */
-export function storeManPage(): string {
-  return manPage(generatorProgram());
+export async function storeManPage(): Promise<string> {
+  return manPage(await generatorProgram());
 }
 
 /** The program as generators (man page, README table) read it: built, never run. */
-export function generatorProgram(): Command {
-  return buildProgram(systemIO(process), () => {
-    throw new Error('no command runs while documentation is generated');
-  });
+export async function generatorProgram(): Promise<Command> {
+  const commands = await loadCommands();
+  return buildProgram(
+    systemIO(process),
+    () => {
+      throw new Error('no command runs while documentation is generated');
+    },
+    commands,
+  );
 }

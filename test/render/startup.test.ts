@@ -8,6 +8,7 @@ import { tempDir } from '../helpers/cli.js';
 import { faultServer, reply } from '../helpers/fault-server.js';
 import { BIN, modulesLoaded, processEnv } from '../helpers/process.js';
 
+const ROOT = join(BIN, '../..');
 const PETS = '[{"id":1,"name":"Rex","categoryId":2,"status":"available"}]';
 // Strings found only inside chalk (its colour-support detection).
 const CHALK_MARKERS = ['chalkStderr', 'supportsColor'];
@@ -24,6 +25,11 @@ const NOT_FOR_A_REQUEST = [
   'worker_threads',
   'perf_hooks',
 ];
+/** The command modules (one `defineCommand` each; help's is part of the program itself). */
+const COMMAND_FILES = readdirSync(join(ROOT, 'src/commands'), { recursive: true })
+  .map((name) => `src/commands/${name}`)
+  .filter((file) => file.endsWith('.ts') && !file.endsWith('/help/help.ts'))
+  .filter((file) => readFileSync(join(ROOT, file), 'utf8').includes('= defineCommand('));
 /** The bundled modules of `pkg` that ran (esbuild names each module's wrapper by its path). */
 const ranOf = (ran: string[], pkg: string) =>
   ran.filter((name) => name.startsWith(`node_modules/${pkg}/`));
@@ -46,6 +52,11 @@ describe('what an API command loads', () => {
       expect(result.scripts).toEqual(['store.cjs']);
       // What the request does run: the detection is not blind.
       expect(result.ran).toContain('src/render/output.ts');
+      // Only the command that runs is loaded (src/program.ts, loadCommands).
+      expect(result.ran).toContain('src/commands/pets/list.ts');
+      const others = COMMAND_FILES.filter((file) => file !== 'src/commands/pets/list.ts');
+      expect(others.length).toBeGreaterThan(10);
+      expect(result.ran.filter((name) => others.includes(name))).toEqual([]);
       expect(ranOf(result.ran, 'undici')).not.toEqual([]);
       expect(result.builtins).toContain('http');
       expect(result.builtins.filter((name) => NOT_FOR_A_REQUEST.includes(name))).toEqual([]);

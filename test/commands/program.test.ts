@@ -1,0 +1,73 @@
+// The command tree is loaded for what the invocation names: `store pets list` loads and builds
+// pets list alone (each command module builds its schemas and its commander command when
+// loaded); anything else (help, a top-level command, a typo) loads every command.
+import { describe, expect, it } from 'vitest';
+import { type CommandSet, loadCommands } from '../../src/program.js';
+import { run } from '../helpers/cli.js';
+import { ALL_COMMANDS, commandPaths } from '../helpers/tree.js';
+
+/** The commands a set holds, as words: ['pets list', …], then the top-level ones. */
+const names = (set: CommandSet) => [
+  ...set.nouns.flatMap(({ noun, verbs }) => verbs.map((verb) => `${noun.name} ${verb.name}`)),
+  ...set.topLevel.map((command) => command.name),
+];
+
+describe('loadCommands', () => {
+  it.each([
+    [['pets', 'list'], ['pets list']],
+    [['pets', 'list', '--json', '--limit', '5'], ['pets list']],
+    [['-p', 'staging', '--timeout', '5', 'orders', 'list'], ['orders list']],
+    [['--json', 'profile', 'use', 'staging'], ['profile use']],
+  ])('for %j loads only %j', async (argv, expected) => {
+    const set = await loadCommands(argv);
+    expect(names(set)).toEqual(expected);
+    expect(set.whole).toBe(false);
+  });
+
+  it.each([
+    [[]],
+    [['pets']],
+    [['pets', 'lst']],
+    [['--help', 'pets', 'list']],
+    [['pets', 'list', '-h']],
+    [['help', 'pets', 'list']],
+    [['completion', 'bash']],
+    [['api', 'pets']],
+    [['--', 'pets', 'list']],
+    [['-p', 'pets', 'list']],
+  ])('for %j loads every command', async (argv) => {
+    const set = await loadCommands(argv);
+    expect(set.whole).toBe(true);
+    expect(names(set)).toEqual(names(ALL_COMMANDS));
+  });
+
+  it('loads every command of the tree when given nothing (the hidden __complete too)', () => {
+    const paths = commandPaths().map((path) => path.join(' '));
+    expect(names(ALL_COMMANDS).filter((name) => !paths.includes(name))).toEqual(['__complete']);
+    expect(
+      paths
+        .filter((path) => path.includes(' '))
+        .every((path) => names(ALL_COMMANDS).includes(path)),
+    ).toBe(true);
+  });
+});
+
+describe('a command run with only itself loaded', () => {
+  it('keeps its errors and suggestions: an unknown option of pets list', async () => {
+    const result = await run(['pets', 'list', '--limt', '5']);
+    expect(result).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: "error: unknown option '--limt' (Did you mean --limit?)\n",
+    });
+  });
+
+  it('a verb that is not one loads all and suggests the right one', async () => {
+    const result = await run(['pets', 'lst']);
+    expect(result).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: "error: unknown command 'lst' (Did you mean list?)\n",
+    });
+  });
+});
