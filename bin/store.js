@@ -127,9 +127,12 @@ function runWithCodeCache(file, build, key) {
   const vm = process.getBuiltinModule('node:vm');
   const { createRequire } = process.getBuiltinModule('node:module');
   const source = fs.readFileSync(file, 'utf8');
-  // The build id is a hash of the bundle: V8 itself checks only the length of the source.
+  // V8 itself checks only the length of the source: the name holds the build id (a hash of
+  // dist/), and the file's size and time, which change if it is edited in place (patch-package).
+  const stats = fs.statSync(file);
+  const stamp = `${stats.size.toString(36)}.${Math.trunc(stats.mtimeMs).toString(36)}`;
   const dir = cacheDir();
-  const cacheFile = dir && path.join(dir, `${build}-${key}.bin`);
+  const cacheFile = dir && path.join(dir, `${build}-${key}-${stamp}.bin`);
   let cachedData;
   try {
     if (cacheFile) cachedData = fs.readFileSync(cacheFile);

@@ -19,9 +19,15 @@ import { tempDir } from '../helpers/cli.js';
 import { faultServer, reply } from '../helpers/fault-server.js';
 import { BIN, store } from '../helpers/process.js';
 
+const PROGRAM = join(BIN, '../../dist/store.cjs');
 const BUILD = /^\/\/ \S+ \S+ build ([0-9a-f]{16})\n/.exec(
-  readFileSync(join(BIN, '../../dist/store.cjs'), 'utf8').slice(0, 128),
+  readFileSync(PROGRAM, 'utf8').slice(0, 128),
 )?.[1] as string;
+/** The name of a cache of dist/store.cjs: its build id, the command, its size and time. */
+const cacheName = (key: string) => {
+  const stats = statSync(PROGRAM);
+  return `${BUILD}-${key}-${stats.size.toString(36)}.${Math.trunc(stats.mtimeMs).toString(36)}.bin`;
+};
 // A command that needs the whole program and no server: the built-in profiles, as JSON.
 const LIST = ['profile', 'list', '--json'];
 
@@ -54,26 +60,25 @@ describe('the code cache', () => {
     await listProfiles(envWith(home));
     const storeDir = join(home, '.cache', 'store');
     const dir = versionDir(storeDir);
-    expect(cached(storeDir)).toEqual([`${BUILD}-profile-list-json.bin`]);
+    expect(cached(storeDir)).toEqual([cacheName('profile-list-json')]);
     for (const folder of [storeDir, join(storeDir, 'code-cache'), dir]) {
       expect(statSync(folder).mode & 0o777).toBe(0o700);
     }
-    expect(statSync(join(dir, `${BUILD}-profile-list-json.bin`)).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, cacheName('profile-list-json'))).mode & 0o777).toBe(0o600);
 
     // Used as it is the next time: not written again.
-    const before = readFileSync(join(dir, `${BUILD}-profile-list-json.bin`));
-    const mtime = statSync(join(dir, `${BUILD}-profile-list-json.bin`)).mtimeMs;
+    const before = readFileSync(join(dir, cacheName('profile-list-json')));
+    const mtime = statSync(join(dir, cacheName('profile-list-json'))).mtimeMs;
     await listProfiles(envWith(home));
-    expect(statSync(join(dir, `${BUILD}-profile-list-json.bin`)).mtimeMs).toBe(mtime);
-    expect(readFileSync(join(dir, `${BUILD}-profile-list-json.bin`))).toEqual(before);
+    expect(statSync(join(dir, cacheName('profile-list-json'))).mtimeMs).toBe(mtime);
+    expect(readFileSync(join(dir, cacheName('profile-list-json')))).toEqual(before);
 
     // Another command, another cache; `-p NAME` is not taken for a command word.
     const status = await store(['-p', 'sandbox', 'profile', 'list'], { env: envWith(home) });
     expect(status.code).toBe(0);
-    expect(cached(storeDir)).toEqual([
-      `${BUILD}-profile-list-json.bin`,
-      `${BUILD}-profile-list.bin`,
-    ]);
+    expect(cached(storeDir)).toEqual(
+      [cacheName('profile-list-json'), cacheName('profile-list')].sort(),
+    );
   });
 
   it('is written only after a command that succeeded, and never for --version', async () => {
@@ -106,7 +111,7 @@ describe('the code cache', () => {
       env,
     });
     expect(one.code).toBe(0);
-    expect(cached(join(home, '.cache', 'store'))).toEqual([`${BUILD}-pets-add-json.bin`]);
+    expect(cached(join(home, '.cache', 'store'))).toEqual([cacheName('pets-add-json')]);
   });
 
   it('replaces a cache V8 refuses (damaged), and the command still runs', async () => {
@@ -115,7 +120,7 @@ describe('the code cache', () => {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     chmodSync(join(home, '.cache', 'store'), 0o700);
     chmodSync(join(home, '.cache', 'store', 'code-cache'), 0o700);
-    const file = join(dir, `${BUILD}-profile-list-json.bin`);
+    const file = join(dir, cacheName('profile-list-json'));
     writeFileSync(file, 'not a code cache', { mode: 0o600 });
     await listProfiles(envWith(home));
     expect(readFileSync(file).length).toBeGreaterThan(1000);
@@ -135,22 +140,21 @@ describe('the code cache', () => {
     const eightDaysAgo = new Date(Date.now() - 8 * 24 * 60 * 60 * 1000);
     utimesSync(old, eightDaysAgo, eightDaysAgo);
     await listProfiles(envWith(home));
-    expect(cached(dir)).toEqual([
-      `${BUILD}-profile-list-json.bin`,
-      'fedcba9876543210-profile-list-json.bin',
-    ]);
+    expect(cached(dir)).toEqual(
+      [cacheName('profile-list-json'), 'fedcba9876543210-profile-list-json.bin'].sort(),
+    );
   });
 
   it('follows an absolute XDG_CACHE_HOME and ignores a relative one', async () => {
     const home = tempDir();
     const xdg = join(home, 'xdg');
     await listProfiles(envWith(home, { XDG_CACHE_HOME: xdg }));
-    expect(cached(join(xdg, 'store'))).toEqual([`${BUILD}-profile-list-json.bin`]);
+    expect(cached(join(xdg, 'store'))).toEqual([cacheName('profile-list-json')]);
     expect(readdirSync(home)).toEqual(['xdg']);
 
     const other = tempDir();
     await listProfiles(envWith(other, { XDG_CACHE_HOME: 'cache' }));
-    expect(cached(join(other, '.cache', 'store'))).toEqual([`${BUILD}-profile-list-json.bin`]);
+    expect(cached(join(other, '.cache', 'store'))).toEqual([cacheName('profile-list-json')]);
   });
 
   it('is not used when others can write to the folder: nothing written, no message', async () => {
