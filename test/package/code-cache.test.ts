@@ -40,6 +40,15 @@ function envWith(home: string, extra: Record<string, string> = {}): NodeJS.Proce
 const versionDir = (storeDir: string) =>
   join(storeDir, 'code-cache', `v8-${process.versions.v8}-${process.arch}`);
 
+/** The cache folder under `home`, made beforehand as store makes it (private, 0700). */
+function madeCacheDir(home: string): string {
+  const dir = versionDir(join(home, '.cache', 'store'));
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(join(home, '.cache', 'store'), 0o700);
+  chmodSync(join(home, '.cache', 'store', 'code-cache'), 0o700);
+  return dir;
+}
+
 /** The files under a folder, however deep. */
 function cached(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -116,10 +125,7 @@ describe('the code cache', () => {
 
   it('replaces a cache V8 refuses (damaged), and the command still runs', async () => {
     const home = tempDir();
-    const dir = versionDir(join(home, '.cache', 'store'));
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    chmodSync(join(home, '.cache', 'store'), 0o700);
-    chmodSync(join(home, '.cache', 'store', 'code-cache'), 0o700);
+    const dir = madeCacheDir(home);
     const file = join(dir, cacheName('profile-list-json'));
     writeFileSync(file, 'not a code cache', { mode: 0o600 });
     await listProfiles(envWith(home));
@@ -128,10 +134,7 @@ describe('the code cache', () => {
 
   it('drops the caches of other builds written over a week ago when it writes one', async () => {
     const home = tempDir();
-    const dir = versionDir(join(home, '.cache', 'store'));
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    chmodSync(join(home, '.cache', 'store'), 0o700);
-    chmodSync(join(home, '.cache', 'store', 'code-cache'), 0o700);
+    const dir = madeCacheDir(home);
     // Another install of store may still use a recent one: it stays.
     const old = join(dir, '0123456789abcdef-profile-list-json.bin');
     const recent = join(dir, 'fedcba9876543210-profile-list-json.bin');
