@@ -30,31 +30,34 @@ function isPrivate(dir) {
 
 /**
  * The user's own folder for code caches (XDG cache on Linux, the platform's cache folder
- * elsewhere), made if missing; undefined when it cannot be made or is not private, as cached
- * code in a folder someone else can write is code they choose for us to run.
+ * elsewhere), made if missing; undefined when it cannot be made, is not an absolute path (an
+ * empty HOME would put it under the current folder) or is not private, as cached code in a
+ * folder someone else can write is code they choose for us to run.
  */
 function cacheDir() {
-  const home = os.homedir();
-  const xdg = process.env.XDG_CACHE_HOME;
-  let base = path.join(home, '.cache');
-  if (process.platform === 'win32') {
-    base = process.env.LOCALAPPDATA || path.join(home, 'AppData', 'Local');
-  } else if (process.platform === 'darwin') {
-    base = path.join(home, 'Library', 'Caches');
-  } else if (xdg && path.isAbsolute(xdg)) {
-    base = xdg;
-  }
-  const own = path.join(base, 'store');
-  const caches = path.join(own, 'code-cache');
-  // V8 refuses a cache made by another version: one folder per version, for users of two.
-  const dir = path.join(caches, `v8-${process.versions.v8}-${process.arch}`);
   try {
+    const env = process.env;
+    let base;
+    if (process.platform === 'win32') base = env.LOCALAPPDATA;
+    else if (env.XDG_CACHE_HOME && process.platform !== 'darwin') base = env.XDG_CACHE_HOME;
+    // A relative XDG_CACHE_HOME is to be ignored (XDG Base Directory specification).
+    if (!base || !path.isAbsolute(base)) {
+      const home = os.homedir();
+      const under = { win32: ['AppData', 'Local'], darwin: ['Library', 'Caches'] };
+      base = path.join(home, ...(under[process.platform] || ['.cache']));
+      if (!path.isAbsolute(home)) return undefined;
+    }
+    const own = path.join(base, 'store');
+    const caches = path.join(own, 'code-cache');
+    // V8 refuses a cache made by another version: one folder per version, for users of two.
+    const dir = path.join(caches, `v8-${process.versions.v8}-${process.arch}`);
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     // Windows: the folder under LOCALAPPDATA is the user's by its ACL; there is no uid.
     const win = process.platform === 'win32';
     if (win || (isPrivate(own) && isPrivate(caches) && isPrivate(dir))) return dir;
   } catch (_error) {
-    // No cache then: only start-up time is lost.
+    // No home folder (a uid without a passwd entry), a folder that cannot be made: no cache
+    // then, only start-up time is lost.
   }
   return undefined;
 }
@@ -103,17 +106,58 @@ function writeAtomically(file, data) {
   }
 }
 
-/** How long the cache of another build is kept after it was written: another install of
- * store (a project's own beside a global one) may still use it. */
+/** How long a cache that is not this build's is kept after it was written: another install
+ * of store (a project's own beside a global one) may still use it. */
 const STALE_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** Removes the caches of other builds, written over a week ago, from `dir`. */
-function removeStale(dir, build) {
+/**
+ * Tidies the code caches when one is written as `name` in `dir`: the same command's caches of
+ * this build made for another copy of the file (rebuilt, edited) go at once; anything else
+ * not written for a week goes too (other builds, other versions of V8, a write cut short), and
+ * the folders of other versions of V8 once empty. Files that vanish meanwhile are no matter.
+ */
+function removeStale(dir, name) {
   const now = Date.now();
-  for (const name of fs.readdirSync(dir)) {
-    if (name.slice(0, build.length) === build) continue;
-    const file = path.join(dir, name);
-    if (now - fs.lstatSync(file).mtimeMs > STALE_MS) fs.rmSync(file, { force: true });
+  const sameCommand = name.slice(0, name.lastIndexOf('-') + 1);
+  const caches = path.dirname(dir);
+  for (const folder of fs.readdirSync(caches)) {
+    const where = path.join(caches, folder);
+    let left = 0;
+    for (const other of listed(where)) {
+      const file = path.join(where, other);
+      try {
+        const rest = other.slice(sameCommand.length);
+        const replaced =
+          where === dir &&
+          other.slice(0, sameCommand.length) === sameCommand &&
+          /^[0-9a-z]+\.[0-9a-z]+\.bin$/.test(rest);
+        if (other !== name && (replaced || now - fs.lstatSync(file).mtimeMs > STALE_MS)) {
+          fs.rmSync(file, { force: true });
+        } else {
+          left += 1;
+        }
+      } catch (_error) {
+        left += 1;
+      }
+    }
+    if (left === 0 && where !== dir) tryRemoveFolder(where);
+  }
+}
+
+/** The names in a folder; none if it cannot be read (or is not a folder). */
+function listed(dir) {
+  try {
+    return fs.readdirSync(dir);
+  } catch (_error) {
+    return [];
+  }
+}
+
+function tryRemoveFolder(dir) {
+  try {
+    fs.rmdirSync(dir);
+  } catch (_error) {
+    // Written to meanwhile, or not ours to remove: left.
   }
 }
 
@@ -121,18 +165,31 @@ function removeStale(dir, build) {
  * Runs a CommonJS file of dist/ with the code cache `key` when there is a valid one; otherwise,
  * once the command has succeeded, saves the code V8 compiled during the run for the next time.
  * The program's `require('./table.cjs')` (and conf.cjs, undici.cjs: scripts/build.js) comes
- * here too, each with a cache of its own, once per process.
+ * here too, each with a cache of its own, once per process (`parent`: the program's build).
  */
-function runWithCodeCache(file, build, key) {
+function runWithCodeCache(file, key, parent) {
   const vm = process.getBuiltinModule('node:vm');
   const { createRequire } = process.getBuiltinModule('node:module');
-  const source = fs.readFileSync(file, 'utf8');
+  // The text and its size and time from one open file: a rebuild meanwhile cannot mix them.
+  const fd = fs.openSync(file, 'r');
+  let source;
+  let stats;
+  try {
+    stats = fs.fstatSync(fd);
+    source = fs.readFileSync(fd, 'utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
+  // The program's own build id, read from the text that runs; side files take the program's.
+  const header = parent || HEADER.exec(source.slice(0, 128));
+  if (!header) throw new Error(`${file} is not a build of store`);
+  const build = parent ? parent.build : header[2];
   // V8 itself checks only the length of the source: the name holds the build id (a hash of
   // dist/), and the file's size and time, which change if it is edited in place (patch-package).
-  const stats = fs.statSync(file);
   const stamp = `${stats.size.toString(36)}.${Math.trunc(stats.mtimeMs).toString(36)}`;
   const dir = cacheDir();
-  const cacheFile = dir && path.join(dir, `${build}-${key}-${stamp}.bin`);
+  const cacheName = `${build}-${key}-${stamp}.bin`;
+  const cacheFile = dir && path.join(dir, cacheName);
   let cachedData;
   try {
     if (cacheFile) cachedData = fs.readFileSync(cacheFile);
@@ -149,8 +206,8 @@ function runWithCodeCache(file, build, key) {
       // refuse a cache made under other flags at every later start.
       if (code !== 0 || globalThis[Symbol.for('store.v8FlagsChanged')]) return;
       try {
-        removeStale(dir, build);
         writeAtomically(cacheFile, script.createCachedData());
+        removeStale(dir, cacheName);
       } catch (_error) {
         // No cache then: only start-up time is lost.
       }
@@ -163,7 +220,7 @@ function runWithCodeCache(file, build, key) {
     // Like require: run once, the same exports for every call.
     const sideFile = path.join(path.dirname(file), id);
     if (!sideExports.has(sideFile)) {
-      sideExports.set(sideFile, runWithCodeCache(sideFile, build, side[1]));
+      sideExports.set(sideFile, runWithCodeCache(sideFile, side[1], { build }));
     }
     return sideExports.get(sideFile);
   };
@@ -197,7 +254,7 @@ if (major < 22 || (major === 22 && minor < 19)) {
         process.setSourceMapsEnabled(true);
         program = process.getBuiltinModule('node:module').createRequire(import.meta.url)(BUNDLE);
       } else {
-        program = runWithCodeCache(file, header.build, commandKey(argv));
+        program = runWithCodeCache(file, commandKey(argv));
       }
       program.cli().catch(cannotStart);
     }

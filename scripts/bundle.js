@@ -25,6 +25,9 @@ export async function bundle(builds, notices) {
       legalComments: 'eof',
       metafile: true,
       logLevel: 'warning',
+      // A name imported from a module that does not export it is an error, not undefined at
+      // run time (a built-in's export missing from scripts/esbuild-plugins.js's stand-ins).
+      logOverride: { 'import-is-undefined': 'error' },
       ...options,
       plugins: [lazyHttp2(), builtinsWithoutNamespaces(), ...(options.plugins ?? [])],
     });

@@ -43,7 +43,8 @@ const LAZY = new Set(['child_process']);
  * exports each name as a pure call that reads it, which esbuild drops when nothing imports the
  * name: only what the code uses is read. Modules in LAZY (commander imports child_process for
  * executable subcommands, which `store` has none of) export a stand-in that loads the module on
- * first use.
+ * first use, as a default export only: a named or namespace import of one fails the build
+ * (scripts/bundle.js makes esbuild's "import is undefined" an error).
  */
 export function builtinsWithoutNamespaces() {
   const names = new Set(builtinModules.filter((name) => !name.startsWith('_')));
@@ -66,8 +67,9 @@ export default new Proxy({}, {
             loader: 'js',
           };
         }
-        const exports = Reflect.ownKeys(process.getBuiltinModule(`node:${args.path}`))
-          .filter((key) => typeof key === 'string' && isBindingName(key) && !key.startsWith('$$'))
+        // Object.keys, as Node's own ES wrapper of a built-in: not the hidden deprecated getters.
+        const exports = Object.keys(process.getBuiltinModule(`node:${args.path}`))
+          .filter((key) => isBindingName(key) && !key.startsWith('$$'))
           .map((key) => `export const ${key} = /* @__PURE__ */ $$read(${JSON.stringify(key)});`);
         return {
           contents: [

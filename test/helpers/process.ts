@@ -36,12 +36,24 @@ export function processEnv(extra: Record<string, string> = {}): NodeJS.ProcessEn
 
 export async function store(
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; stdin?: string; nodeArgs?: string[] } = {},
+  options: {
+    env?: NodeJS.ProcessEnv;
+    stdin?: string;
+    nodeArgs?: string[];
+    cwd?: string;
+    /** Another Node to run it with (an old one, to see it refused). */
+    node?: string;
+  } = {},
 ): Promise<ProcessResult> {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
-    env: options.env ?? processEnv(),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    options.node ?? process.execPath,
+    [...(options.nodeArgs ?? []), BIN, ...args],
+    {
+      env: options.env ?? processEnv(),
+      cwd: options.cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
   child.stdin.end(options.stdin ?? '');
   return collect(child);
 }

@@ -148,6 +148,43 @@ describe('the code cache', () => {
     );
   });
 
+  it('replaces at once the same command’s cache made for another copy of the file', async () => {
+    const home = tempDir();
+    const dir = madeCacheDir(home);
+    // The same build rebuilt (another time), and a cache of another command that stays.
+    const rebuilt = join(dir, `${BUILD}-profile-list-json-abc.def.bin`);
+    const otherCommand = join(dir, `${BUILD}-profile-list-json-extra-abc.def.bin`);
+    writeFileSync(rebuilt, 'older copy', { mode: 0o600 });
+    writeFileSync(otherCommand, 'another command', { mode: 0o600 });
+    await listProfiles(envWith(home));
+    expect(cached(dir)).toEqual(
+      [cacheName('profile-list-json'), `${BUILD}-profile-list-json-extra-abc.def.bin`].sort(),
+    );
+  });
+
+  it('drops the folders of other versions of V8 once nothing there was written for a week', async () => {
+    const home = tempDir();
+    const dir = madeCacheDir(home);
+    const caches = join(dir, '..');
+    const eightDaysAgo = new Date(Date.now() - 8 * 24 * 60 * 60 * 1000);
+    mkdirSync(join(caches, 'v8-1.0-x64'), { mode: 0o700 });
+    writeFileSync(join(caches, 'v8-1.0-x64', 'old.bin'), 'old');
+    utimesSync(join(caches, 'v8-1.0-x64', 'old.bin'), eightDaysAgo, eightDaysAgo);
+    mkdirSync(join(caches, 'v8-2.0-x64'), { mode: 0o700 });
+    writeFileSync(join(caches, 'v8-2.0-x64', 'recent.bin'), 'recent');
+    await listProfiles(envWith(home));
+    expect(readdirSync(caches).sort()).toEqual(
+      ['v8-2.0-x64', `v8-${process.versions.v8}-${process.arch}`].sort(),
+    );
+  });
+
+  it('is not used with an empty HOME: nothing written under the current folder', async () => {
+    const cwd = tempDir();
+    const result = await store(LIST, { env: { ...envWith(''), HOME: '' }, cwd });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
   it('follows an absolute XDG_CACHE_HOME and ignores a relative one', async () => {
     const home = tempDir();
     const xdg = join(home, 'xdg');
