@@ -29,13 +29,26 @@ await bundle(
   [
     {
       stdin: {
-        contents: "import { cli } from './main.js';\nvoid cli();\n",
+        // --version before the program is even evaluated, as bin/store.js does it (should
+        // stdout refuse it, the program runs and says why).
+        contents: `import { version } from './version.js';
+const argv = process.argv.slice(2);
+let wrote = false;
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  try {
+    wrote = process.getBuiltinModule('node:fs').writeSync(1, version() + '\\n') > 0;
+  } catch {}
+}
+if (!wrote) void import('./main.js').then((program) => program.cli());
+`,
         resolveDir: join(root, 'src'),
         sourcefile: 'sea-entry.ts',
         loader: 'ts',
       },
       outfile: main,
       format: 'cjs',
+      // The program is in this one file: import() of it becomes a call, not a file to load.
+      supported: { 'dynamic-import': false },
       target: `node${process.versions.node}`,
     },
   ],
