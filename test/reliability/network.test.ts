@@ -44,6 +44,24 @@ describe('network failures', () => {
     expect(result).toEqual({ code: 130, stdout: '', stderr: '', prompts: [] });
   });
 
+  it('reports a body cut off after the headers as a network failure, retried for a GET', async () => {
+    const server = await faultServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('[{"id":1,');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const result = await run(['pets', 'list'], {
+      env: baseEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url }),
+    });
+    expect(server.seen).toHaveLength(3);
+    expect(result).toEqual({
+      code: 6,
+      stdout: '',
+      stderr: `error: cannot reach ${new URL(server.url).host}: connection closed unexpectedly (after 3 attempts)\n`,
+      prompts: [],
+    });
+  });
+
   it('refuses a response body larger than 32 MiB while it streams', async () => {
     let written = 0;
     const server = await faultServer((_req, res) => {
