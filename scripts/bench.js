@@ -46,7 +46,7 @@ function time(argv, env) {
 
 /** Runs the pairs interleaved RUNS times; returns the median of each side. */
 function compare(a, b, env) {
-  time(a, env); // warm the disk cache and the compile cache once
+  time(a, env); // warm the disk cache and the code caches once
   time(b, env);
   const as = [];
   const bs = [];

@@ -1,4 +1,5 @@
-// The command tree. Each command lives in src/commands/<noun>/<verb>.ts and registers
+// The command tree. Each command lives in src/commands/<noun>/<verb>.ts, is loaded when the
+// invocation names it (or when all are wanted: help, completion, the generators) and registers
 // itself on its noun; global options are declared once here and accepted anywhere.
 import { Command } from 'commander';
 import {
