@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { build as esbuild } from 'esbuild';
 import { benchSandboxData, printSandboxData } from './bench-sandbox-data.js';
+import { defines } from './defines.js';
 import { lazyHttp2 } from './esbuild-plugins.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
@@ -121,8 +122,9 @@ const oneLiner = [
 
 /**
  * The same GET made with undici as store makes it (its Agent and request code only, bundled
- * by esbuild with the same plugins, Node's compile cache on): what undici itself costs over
- * node:http, a floor store cannot go under while it keeps undici.
+ * by esbuild with the same plugins and define, run through vm.Script with a V8 code cache made
+ * after a run, as bin/store.js runs store): what undici itself costs over node:http, a floor
+ * store cannot go under while it keeps undici.
  */
 async function undiciOneLiner() {
   const entry = join(work, 'undici-get.cjs');
@@ -144,17 +146,28 @@ request.call(dispatcher, { origin: url.origin, path: url.pathname, method: 'GET'
     format: 'cjs',
     minifyWhitespace: true,
     minifySyntax: true,
+    define: defines(),
     nodePaths: [join(root, 'node_modules')],
     outfile: bundled,
     logLevel: 'warning',
     plugins: [lazyHttp2()],
   });
-  const cache = join(work, 'undici-compile-cache');
-  return [
-    node,
-    '-e',
-    `require("node:module").enableCompileCache(${JSON.stringify(cache)}); require(${JSON.stringify(bundled)});`,
-  ];
+  const runner = join(work, 'undici-get.run.cjs');
+  writeFileSync(
+    runner,
+    `const fs = require('node:fs');
+const vm = require('node:vm');
+const file = ${JSON.stringify(bundled)};
+const cacheFile = file + '.cache';
+let cachedData;
+try { cachedData = fs.readFileSync(cacheFile); } catch {}
+const script = new vm.Script('(function (exports, require, module) {' + fs.readFileSync(file, 'utf8') + '\\n})', { filename: file, cachedData });
+if (!cachedData || script.cachedDataRejected) process.once('exit', () => fs.writeFileSync(cacheFile, script.createCachedData()));
+const bundle = { exports: {} };
+script.runInThisContext()(bundle.exports, require, bundle);
+`,
+  );
+  return [node, runner];
 }
 
 try {
