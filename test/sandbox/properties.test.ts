@@ -147,7 +147,9 @@ describe('the sandbox, under any request', () => {
         const res = await send(ex);
         expect(res.status, `${ex.method} ${ex.path}${ex.query}`).toBeLessThan(500);
         // A method node:http does not know (AAA) is refused by its parser: 400 bad_request.
-        const known = KNOWN_PATH.test(ex.path) && HTTP_METHODS.includes(ex.method);
+        // The path as sent: the URL parser drops dot segments (/v1/pets/. is /v1/pets/).
+        const sent = new URL(`${new URL(sandbox.url).origin}${ex.path}${ex.query}`).pathname;
+        const known = KNOWN_PATH.test(sent) && HTTP_METHODS.includes(ex.method);
         if (known && ex.auth !== AUTH && !/^bearer +\S+ *$/i.test(ex.auth ?? '')) {
           expect(res.status).toBe(401);
         }
@@ -162,7 +164,22 @@ describe('the sandbox, under any request', () => {
         }
         if (ex.method === 'HEAD') expect(res.text).toBe('');
       }),
-      { numRuns: 400 },
+      {
+        numRuns: 400,
+        // Found by a CI run: the test took /v1/pets/. for a pet's path (the parser drops the dot).
+        examples: [
+          [
+            {
+              method: 'GET',
+              path: '/v1/pets/.',
+              query: '',
+              auth: undefined,
+              type: 'application/json',
+              body: undefined,
+            },
+          ],
+        ],
+      },
     );
   });
 
