@@ -34,7 +34,14 @@ function isPrivate(dir) {
  * empty HOME would put it under the current folder) or is not private, as cached code in a
  * folder someone else can write is code they choose for us to run.
  */
+let cacheDirMemo;
 function cacheDir() {
+  // Once per process: the program and a side file it loads share the folder.
+  if (cacheDirMemo === undefined) cacheDirMemo = { dir: findCacheDir() };
+  return cacheDirMemo.dir;
+}
+
+function findCacheDir() {
   try {
     const env = process.env;
     let base;

@@ -35,14 +35,14 @@ const SIDE_FILES = [
     specifier: './table.js',
     importer: /[\\/]src[\\/]render[\\/]output\.ts$/,
     name: 'table',
-    entry: 'src/render/table.ts',
+    entry: join(root, 'src/render/table.ts'),
   },
   {
     specifier: 'conf',
     importer: /[\\/]src[\\/]config[\\/]file\.ts$/,
     name: 'conf',
     // The class itself as module.exports: `import('conf')` then finds it as its default.
-    entry: "module.exports = require('conf').default;",
+    contents: "module.exports = require('conf').default;",
   },
   {
     specifier: 'undici',
@@ -88,9 +88,9 @@ await bundle(
     },
     ...SIDE_FILES.map((side) => ({
       ...shared,
-      ...(side.entry.includes('require(')
-        ? { stdin: { contents: side.entry, resolveDir: root, sourcefile: `${side.name}.cjs` } }
-        : { entryPoints: [side.entry.startsWith('src/') ? join(root, side.entry) : side.entry] }),
+      ...(side.contents
+        ? { stdin: { contents: side.contents, resolveDir: root, sourcefile: `${side.name}.cjs` } }
+        : { entryPoints: [side.entry] }),
       outfile: join(outdir, `${side.name}.cjs`),
     })),
   ],
