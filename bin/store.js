@@ -209,8 +209,8 @@ function runWithCodeCache(file, key, parent) {
   );
   if (cacheFile && (!cachedData || script.cachedDataRejected)) {
     process.once('exit', (code) => {
-      // Not after a failure, nor once the program changed V8's flags (bulk add): V8 would
-      // refuse a cache made under other flags at every later start.
+      // Not after a failure, nor once the program changed V8's flags (src/v8-flags.ts, bulk
+      // add): V8 would refuse a cache made under other flags at every later start.
       if (code !== 0 || globalThis[Symbol.for('store.v8FlagsChanged')]) return;
       try {
         writeAtomically(cacheFile, script.createCachedData());

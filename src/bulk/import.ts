@@ -14,6 +14,7 @@ import { CliError, ExitCode, FlagError, NetworkError, SilentExit } from '../erro
 import { stringifyJson } from '../json.js';
 import { BulkReport, type Outcome } from '../render/bulk-report.js';
 import type { NewPet } from '../schemas.js';
+import { setV8Flags } from '../v8-flags.js';
 import { checkInput } from './check-input.js';
 import { OrderedWindow } from './ordered-window.js';
 import { type Input, readInputs } from './read-inputs.js';
@@ -119,10 +120,7 @@ export async function importPets(
   // 220 MiB of RSS (15 MB live after GC); with it near 110 MiB, for ~12% of the rate. Set here
   // only: no other command runs long enough to need it. (Issue #13 asks to do without a run-time
   // flag; not done yet.)
-  (await import('node:v8')).setFlagsFromString('--optimize-for-size');
-  // A code cache made now would carry the changed flags, and V8 would refuse it at the next
-  // start: bin/store.js writes none for this run.
-  (globalThis as Record<symbol, unknown>)[Symbol.for('store.v8FlagsChanged')] = true;
+  setV8Flags('--optimize-for-size');
   const failedFile = opts.failed === undefined ? undefined : new FailedFile(opts.failed);
   const limiter = new RateLimiter(opts.concurrency);
   // Requests in flight are let finish after Ctrl-C: whether they created an animal is known.
