@@ -3,7 +3,12 @@
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { defines } from './defines.js';
-import { builtinsWithoutNamespaces, lazyHttp2 } from './esbuild-plugins.js';
+import {
+  builtinsWithoutNamespaces,
+  lazyAssert,
+  lazyHttp2,
+  llhttpEnumsOnly,
+} from './esbuild-plugins.js';
 import { writeNotices } from './notices.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -29,7 +34,13 @@ export async function bundle(builds, notices) {
       // run time (a built-in's export missing from scripts/esbuild-plugins.js's stand-ins).
       logOverride: { 'import-is-undefined': 'error' },
       ...options,
-      plugins: [lazyHttp2(), builtinsWithoutNamespaces(), ...(options.plugins ?? [])],
+      plugins: [
+        lazyHttp2(),
+        llhttpEnumsOnly(),
+        lazyAssert(),
+        builtinsWithoutNamespaces(),
+        ...(options.plugins ?? []),
+      ],
     });
     Object.assign(inputs, metafile.inputs);
   }

@@ -1,8 +1,9 @@
 // esbuild plugins that keep Node's own modules off the start-up path of `store`. Each removes a
 // cost measured on `store pets list --json` (Node 24, medians of interleaved runs); the start-up
 // test (test/render/startup.test.ts) fails if one of these modules is loaded there again.
-import { builtinModules } from 'node:module';
-import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
 /**
  * undici's client.js requires client-h2.js at its top, and client-h2.js requires node:http2,
@@ -27,6 +28,80 @@ export function lazyHttp2() {
         loader: 'js',
         resolveDir: dirname(args.path),
       }));
+    },
+  };
+}
+
+/**
+ * undici's HTTP/1 client requires llhttp's constants.js, which builds at its top every table
+ * llhttp's parser generator uses (character classes, method and status lists, maps made
+ * from them): ≈1.2 ms, for the two enums the client reads (`ERROR` and `TYPE`). Here
+ * client-h1.js gets those two as a literal, taken from the real module at build time; the
+ * build fails if client-h1.js reads anything else of it (a newer undici), so that nothing
+ * goes missing at run time.
+ */
+export function llhttpEnumsOnly() {
+  const USED = ['ERROR', 'TYPE'];
+  return {
+    name: 'llhttp-enums-only',
+    setup(build) {
+      build.onResolve({ filter: /^\.\.\/llhttp\/constants\.js$/ }, (args) => {
+        if (!/[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h1\.js$/.test(args.importer)) return;
+        // Every mention of the module's binding, past its declaration and the specifier.
+        const uses = readFileSync(args.importer, 'utf8').match(/\bconstants\b(\.\w+)?/g) ?? [];
+        const other = uses.filter((use) => !USED.some((name) => use === `constants.${name}`));
+        const expected = ['constants', 'constants.js'];
+        if (other.join() !== expected.join()) {
+          return {
+            errors: [
+              {
+                text: `undici's client-h1.js uses more of llhttp's constants than ${USED.join(' and ')}: extend llhttpEnumsOnly`,
+              },
+            ],
+          };
+        }
+        return { path: join(args.resolveDir, '../llhttp/constants.js'), namespace: 'llhttp-enums' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'llhttp-enums' }, (args) => {
+        const constants = createRequire(import.meta.url)(args.path);
+        const used = Object.fromEntries(USED.map((name) => [name, constants[name]]));
+        return { contents: `module.exports = ${JSON.stringify(used)};`, loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
+ * node:assert takes ≈1.6 ms to load (its error class, diff and inspection code), and undici
+ * requires it at its top for `assert(condition)` checks that hold unless undici has a bug.
+ * Here `assert` is a function that loads the real module only when a check fails, to throw
+ * its AssertionError; its other members (`assert.strictEqual`…) load it when first read.
+ */
+export function lazyAssert() {
+  return {
+    name: 'lazy-assert',
+    setup(build) {
+      build.onResolve({ filter: /^(node:)?assert$/ }, () => ({
+        path: 'assert',
+        namespace: 'lazy-assert',
+      }));
+      build.onLoad({ filter: /.*/, namespace: 'lazy-assert' }, () => {
+        const members = Object.keys(process.getBuiltinModule('node:assert'));
+        return {
+          contents: `const real = () => process.getBuiltinModule('node:assert');
+function assert(value, message) {
+  if (value) return;
+  if (message instanceof Error) throw message;
+  const { AssertionError } = real();
+  throw new AssertionError({ actual: value, expected: true, message: message ?? 'The expression evaluated to a falsy value', operator: '==', stackStartFn: assert });
+}
+for (const key of ${JSON.stringify(members)}) {
+  Object.defineProperty(assert, key, { get: () => real()[key], enumerable: true });
+}
+module.exports = assert;`,
+          loader: 'js',
+        };
+      });
     },
   };
 }

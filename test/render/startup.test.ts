@@ -14,8 +14,10 @@ const PETS = '[{"id":1,"name":"Rex","categoryId":2,"status":"available"}]';
 const CHALK_MARKERS = ['chalkStderr', 'supportsColor'];
 // http2 and tls (undici's HTTP/2 client; ≈30 ms), crypto (a config write's lock), fs/promises
 // and readline (reading a file, stdin as a file stream), child_process (commander's executable
-// subcommands), worker_threads and perf_hooks (util's and the `performance` global's).
+// subcommands), worker_threads and perf_hooks (util's and the `performance` global's), assert
+// (undici's checks: loaded only when one fails).
 const NOT_FOR_A_REQUEST = [
+  'assert',
   'http2',
   'tls',
   'crypto',

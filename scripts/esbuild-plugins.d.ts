@@ -1,0 +1,7 @@
+// Types of scripts/esbuild-plugins.js for the tests that build with its plugins.
+import type { Plugin } from 'esbuild';
+
+export function lazyHttp2(): Plugin;
+export function llhttpEnumsOnly(): Plugin;
+export function lazyAssert(): Plugin;
+export function builtinsWithoutNamespaces(): Plugin;

@@ -1,0 +1,129 @@
+// The build's stand-ins for modules that cost start-up time (scripts/esbuild-plugins.js) must
+// behave as the modules they replace wherever the bundle can tell: these build small entries
+// with each plugin and run the output. The start-up test (test/render/startup.test.ts) checks
+// that the real modules are no longer loaded by a request.
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { build, type Plugin } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { lazyAssert, llhttpEnumsOnly } from '../../scripts/esbuild-plugins.js';
+import { tempDir } from '../helpers/cli.js';
+import { BIN } from '../helpers/process.js';
+
+const ROOT = join(BIN, '../..');
+
+/** Bundles `contents` (CommonJS) with `plugins`; returns the module's exports. */
+async function bundled(contents: string, plugins: Plugin[], resolveDir = ROOT) {
+  const result = await build({
+    stdin: { contents, resolveDir, sourcefile: 'entry.cjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    write: false,
+    logLevel: 'silent',
+    plugins,
+  });
+  const module = { exports: {} as Record<string, unknown> };
+  new Function('module', 'exports', 'require', result.outputFiles[0]?.text ?? '')(
+    module,
+    module.exports,
+    createRequire(join(ROOT, 'entry.cjs')),
+  );
+  return module.exports;
+}
+
+describe('lazyAssert', () => {
+  const load = async () =>
+    (await bundled("module.exports = { assert: require('node:assert') };", [lazyAssert()]))
+      .assert as ((value: unknown, message?: unknown) => void) & Record<string, unknown>;
+
+  it('passes a truthy value and throws node’s AssertionError for a falsy one', async () => {
+    const assert = await load();
+    expect(assert(1)).toBeUndefined();
+    expect(() => assert(0, 'a socket without a client')).toThrow(
+      expect.objectContaining({
+        name: 'AssertionError',
+        code: 'ERR_ASSERTION',
+        message: 'a socket without a client',
+        actual: 0,
+        expected: true,
+        operator: '==',
+      }),
+    );
+    expect(() => assert(null)).toThrow('The expression evaluated to a falsy value');
+    const own = new TypeError('thrown as given');
+    expect(() => assert(false, own)).toThrow(own);
+  });
+
+  it('gives the real module’s other members', async () => {
+    const assert = await load();
+    const real = process.getBuiltinModule('node:assert');
+    expect(assert.strictEqual).toBe(real.strictEqual);
+    expect(assert.AssertionError).toBe(real.AssertionError);
+    expect(Object.keys(assert)).toEqual(Object.keys(real));
+    expect(() =>
+      (assert.deepStrictEqual as typeof real.deepStrictEqual)({ a: 1 }, { a: 2 }),
+    ).toThrow(real.AssertionError);
+  });
+});
+
+/** A copy of undici's llhttp constants beside a client-h1.js of `source`, in a temp folder. */
+function fakeUndici(source: string) {
+  const dir = join(tempDir(), 'node_modules/undici/lib');
+  mkdirSync(join(dir, 'dispatcher'), { recursive: true });
+  mkdirSync(join(dir, 'llhttp'));
+  for (const name of ['constants.js', 'utils.js']) {
+    copyFileSync(join(ROOT, 'node_modules/undici/lib/llhttp', name), join(dir, 'llhttp', name));
+  }
+  writeFileSync(join(dir, 'dispatcher/client-h1.js'), source);
+  return dir;
+}
+
+describe('llhttpEnumsOnly', () => {
+  it('bundles undici’s HTTP/1 client with a stand-in for llhttp’s constants', async () => {
+    const result = await build({
+      stdin: {
+        contents: "module.exports = require('undici/lib/dispatcher/client-h1.js')",
+        resolveDir: ROOT,
+        sourcefile: 'entry.cjs',
+      },
+      bundle: true,
+      platform: 'node',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      plugins: [llhttpEnumsOnly()],
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    // The stand-in is bundled, and neither llhttp's module nor the helpers it requires.
+    expect(inputs.filter((input) => /llhttp\/(constants|utils)\.js$/.test(input))).toEqual([
+      `llhttp-enums:${join(ROOT, 'node_modules/undici/lib/llhttp/constants.js')}`,
+    ]);
+  });
+
+  it('gives the client the two enums it reads, equal to llhttp’s own', async () => {
+    const real = createRequire(join(ROOT, 'entry.cjs'))('undici/lib/llhttp/constants.js');
+    const dir = fakeUndici(
+      "const constants = require('../llhttp/constants.js')\nmodule.exports = { ERROR: constants.ERROR, TYPE: constants.TYPE }\n",
+    );
+    const exports = await bundled(
+      "module.exports = require('./dispatcher/client-h1.js')",
+      [llhttpEnumsOnly()],
+      dir,
+    );
+    expect(exports).toEqual({ ERROR: real.ERROR, TYPE: real.TYPE });
+    expect(real.ERROR.PAUSED_UPGRADE).toBe(22);
+  });
+
+  it('fails the build when the client reads more of them (a newer undici)', async () => {
+    const dir = fakeUndici(
+      "const constants = require('../llhttp/constants.js')\nmodule.exports = [constants.ERROR.OK, constants.METHODS.GET]\n",
+    );
+    await expect(
+      bundled("require('./dispatcher/client-h1.js')", [llhttpEnumsOnly()], dir),
+    ).rejects.toThrow(
+      "undici's client-h1.js uses more of llhttp's constants than ERROR and TYPE: extend llhttpEnumsOnly",
+    );
+  });
+});
