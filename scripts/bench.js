@@ -146,6 +146,7 @@ request.call(dispatcher, { origin: url.origin, path: url.pathname, method: 'GET'
     format: 'cjs',
     minifyWhitespace: true,
     minifySyntax: true,
+    minifyIdentifiers: true,
     define: defines(),
     nodePaths: [join(root, 'node_modules')],
     outfile: bundled,

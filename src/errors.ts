@@ -17,12 +17,16 @@ export class CliError extends Error {
     options?: ErrorOptions,
   ) {
     super(message, options);
-    this.name = new.target.name;
   }
+
+  // Spelled out in each class: the bundle's class names are minified (scripts/bundle.js).
+  override name = 'CliError';
 }
 
 /** Usage errors: bad flag, argument or configuration request. Nothing was sent. */
 export class FlagError extends CliError {
+  override name = 'FlagError';
+
   constructor(message: string) {
     super(message, ExitCode.usage, 'usage_error');
   }
@@ -30,6 +34,8 @@ export class FlagError extends CliError {
 
 /** No key, or a key the API rejected. */
 export class AuthError extends CliError {
+  override name = 'AuthError';
+
   constructor(message: string, status: number | null = null) {
     super(message, ExitCode.auth, 'unauthenticated', status);
   }
@@ -37,6 +43,8 @@ export class AuthError extends CliError {
 
 /** An Error body (or a status without one) from the service. */
 export class ApiError extends CliError {
+  override name = 'ApiError';
+
   constructor(message: string, code: string, status: number) {
     super(message, exitCodeForStatus(status), code, status);
   }
@@ -44,6 +52,8 @@ export class ApiError extends CliError {
 
 /** The service could not be reached or did not answer in time. */
 export class NetworkError extends CliError {
+  override name = 'NetworkError';
+
   constructor(
     message: string,
     code = 'network_error',
@@ -61,6 +71,8 @@ export class NetworkError extends CliError {
 
 /** A response the client cannot use: wrong shape, redirect, too large. */
 export class ResponseError extends CliError {
+  override name = 'ResponseError';
+
   constructor(message: string, status: number | null, code = 'unexpected_response') {
     super(message, ExitCode.failure, code, status);
   }
@@ -68,12 +80,16 @@ export class ResponseError extends CliError {
 
 /** The config file cannot be read or written. */
 export class ConfigError extends CliError {
+  override name = 'ConfigError';
+
   constructor(message: string, options?: ErrorOptions) {
     super(message, ExitCode.failure, 'config_error', null, options);
   }
 }
 
 export class CancelledError extends CliError {
+  override name = 'CancelledError';
+
   constructor() {
     super('interrupted', ExitCode.interrupted, 'interrupted');
   }
@@ -81,6 +97,8 @@ export class CancelledError extends CliError {
 
 /** Ends with an exit code after the command already reported its failures itself. */
 export class SilentExit extends CliError {
+  override name = 'SilentExit';
+
   constructor(exitCode: ExitCode) {
     super('', exitCode, 'silent_exit');
   }

@@ -3,12 +3,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { SourceMap } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterThisTest } from './cleanup.js';
 import { tempDir } from './cli.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/store.js', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface ProcessResult {
   code: number | null;
@@ -146,9 +148,11 @@ export function killAll(): void {
 export interface LoadedModules extends ProcessResult {
   /** The files of dist/ the run compiled (`store.cjs`, `table.cjs`), from V8's coverage. */
   scripts: string[];
-  /** The code of dist/ that ran, by function: esbuild names each bundled module's wrapper by
-   * its path (`src/errors.ts`, `node_modules/zod/v4/core/core.js`), and a module's code
-   * runs only once its wrapper has. From V8's precise coverage, which counts every call. */
+  /** The source files of dist/'s code that ran (`src/errors.ts`, `node_modules/zod/v4/core/
+   * core.js`): each function V8's precise coverage counted a call of, traced to its file
+   * through the bundle's source map. Only functions whose first token the map places exactly
+   * count: a module's init wrapper starts at its first statement, and a looser match could
+   * name the module before it. */
   ran: string[];
   /** Node's own public modules the run loaded (`http`, `fs/promises`…), from
    * process.moduleLoadList: loaded by anyone, by require, import or getBuiltinModule. */
@@ -183,8 +187,8 @@ export async function modulesLoaded(
       const file = /\/dist\/([\w.-]+)$/.exec(script.url)?.[1];
       if (!file) continue;
       scripts.push(file);
-      for (const fn of script.functions) {
-        if ((fn.ranges[0]?.count ?? 0) > 0 && fn.functionName) ran.add(fn.functionName);
+      for (const source of sourcesThatRan(fileURLToPath(script.url), script.functions)) {
+        ran.add(source);
       }
     }
   }
@@ -193,8 +197,30 @@ export async function modulesLoaded(
 
 /** What NODE_V8_COVERAGE writes, as far as the tests read it. */
 interface V8Coverage {
-  result: {
-    url: string;
-    functions: { functionName: string; ranges: { count: number }[] }[];
-  }[];
+  result: { url: string; functions: CoveredFunction[] }[];
+}
+
+interface CoveredFunction {
+  ranges: { startOffset: number; count: number }[];
+}
+
+/** The source files (relative to the project) of the functions of `bundle` that ran. */
+function sourcesThatRan(bundle: string, functions: CoveredFunction[]): Set<string> {
+  const text = readFileSync(bundle, 'utf8');
+  const map = new SourceMap(JSON.parse(readFileSync(`${bundle}.map`, 'utf8')));
+  const lineStarts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const sources = new Set<string>();
+  for (const fn of functions) {
+    const range = fn.ranges[0];
+    // Offset 0 is the whole file, not a function of it.
+    if (!range || range.count === 0 || range.startOffset === 0) continue;
+    const line = lineStarts.findLastIndex((start) => start <= range.startOffset);
+    const column = range.startOffset - (lineStarts[line] ?? 0);
+    const entry = map.findEntry(line, column);
+    if (!('originalSource' in entry)) continue;
+    if (entry.generatedLine !== line || entry.generatedColumn !== column) continue;
+    sources.add(relative(ROOT, resolve(dirname(bundle), entry.originalSource)));
+  }
+  return sources;
 }
