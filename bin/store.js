@@ -83,7 +83,26 @@ function commandKey(argv) {
   }
   if (argv.indexOf('--json') !== -1) words.push('json');
   else if (process.stdout.isTTY) words.push('tty');
+  const flags = flagsKey();
+  if (flags) words.push(flags);
   return words.length > 0 ? words.join('-') : 'none';
+}
+
+/**
+ * Node's flags of this process (its command line and NODE_OPTIONS) as a short hash, none
+ * without any. V8 refuses a cache made under other flags than its own: each set gets caches
+ * of its own (`pets add --file` restarts under flags of its own: src/restart.ts), instead of
+ * one run under flags and the next without rewriting the same file in turn.
+ */
+function flagsKey() {
+  const text = `${process.execArgv.join('\0')}\0${process.env.NODE_OPTIONS || ''}`;
+  if (text === '\0') return '';
+  // FNV-1a: a few operations, where node:crypto would take milliseconds to load.
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) {
+    hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  }
+  return `f${hash.toString(36)}`;
 }
 
 /** The first bytes of the bundle: its version and build id, without reading it all. */

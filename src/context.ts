@@ -52,11 +52,19 @@ export interface Context {
   warn(line: string): void;
   /** A deprecation warning, unless STORE_NO_DEPRECATION_WARNINGS=1 silences them. */
   deprecation(line: string): void;
+  /**
+   * Has this invocation start over in this process's place with V8 flags given at start-up
+   * (src/restart.ts), before it has read or sent anything; returns only when it does not:
+   * true when they are in force already, false when they cannot be (and when there is no
+   * process to restart, as in tests run in-process).
+   */
+  restartWithV8Flags(flags: readonly string[]): boolean;
 }
 
-/** What a test may replace: how long retries wait. */
+/** What a test may replace: how long retries wait; what the process entry adds: restarts. */
 export interface ContextDeps {
   timing?: Partial<RetryTiming>;
+  restartWithV8Flags?: (flags: readonly string[]) => boolean;
 }
 
 export function createContext(
@@ -155,6 +163,7 @@ export function createContext(
     deprecation: (line) => {
       if (deprecationsOn) warn(line);
     },
+    restartWithV8Flags: (flags) => deps.restartWithV8Flags?.(flags) ?? false,
   };
   return ctx;
 }

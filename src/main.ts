@@ -14,6 +14,7 @@ import {
 import { describeWriteError, type Env, type IOStreams, systemIO } from './io.js';
 import { stringifyJson } from './json.js';
 import { sanitize } from './render/sanitize.js';
+import { restartWithV8Flags } from './restart.js';
 import { version } from './version.js';
 
 export interface MainDeps extends ContextDeps {
@@ -171,6 +172,8 @@ export async function cli(): Promise<void> {
     io,
     env: process.env,
     signal: controller.signal,
+    restartWithV8Flags: (flags) =>
+      restartWithV8Flags(flags, process, process.getBuiltinModule('node:sea').isSea()),
   });
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);

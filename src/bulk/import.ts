@@ -110,17 +110,27 @@ function mayHaveCreated(error: CliError): boolean {
   return error instanceof NetworkError && !error.unreachable;
 }
 
+/**
+ * V8 sizes its heap to the allocation rate: a 10,000-animal import, 15 MB live after a GC,
+ * peaked near 205 MiB of RSS with V8's defaults. With its young generation bounded and its
+ * heap tuned for size, it stays near 100 MiB whatever the input's size, faster than with
+ * --optimize-for-size set at run time (measured: README, Performance). These can only be given
+ * when the process starts: `pets add --file` restarts with them (src/restart.ts) before it reads
+ * or sends anything.
+ */
+export const BULK_V8_FLAGS = ['--max-semi-space-size=1', '--optimize-for-size'];
+
+/** `sizeHeapAtRunTime`: the process could not restart under BULK_V8_FLAGS (Windows, the
+ * single executable): V8 is told at run time to favour size instead (≈100 MiB too, at a rate
+ * 10–20% lower), and then makes no code cache (src/v8-flags.ts). */
 export async function importPets(
   stream: Readable,
   ctx: Context,
   opts: ImportOptions,
+  sizeHeapAtRunTime = false,
 ): Promise<void> {
   const { io, options, signal } = ctx;
-  // V8 sizes its heap to the allocation rate: without this a 10,000-animal import peaks near
-  // 220 MiB of RSS (15 MB live after GC); with it near 110 MiB, for ~12% of the rate. Set here
-  // only: no other command runs long enough to need it. (Issue #13 asks to do without a run-time
-  // flag; not done yet.)
-  setV8Flags('--optimize-for-size');
+  if (sizeHeapAtRunTime) setV8Flags('--optimize-for-size');
   const failedFile = opts.failed === undefined ? undefined : new FailedFile(opts.failed);
   const limiter = new RateLimiter(opts.concurrency);
   // Requests in flight are let finish after Ctrl-C: whether they created an animal is known.

@@ -103,24 +103,51 @@ describe('the code cache', () => {
     expect(cached(join(home, '.cache', 'store'))).toEqual([]);
   });
 
-  it('is not written after a bulk add, which changes V8 flags (V8 would refuse it)', async () => {
+  it('keeps one cache per set of Node flags: a bulk add restarts under flags of its own', async () => {
     const home = tempDir();
     const server = await faultServer((_req, res, n) =>
       reply(res, 201, `{"id":${n},"name":"Rex","categoryId":1}`),
     );
     const env = envWith(home, { STORE_BASE_URL: server.url, STORE_API_KEY: 'k-1234' });
-    const bulk = await store(['pets', 'add', '--file', '-', '--json'], {
-      env,
-      stdin: '{"name":"Rex","categoryId":1}\n',
+    const bulk = () =>
+      store(['pets', 'add', '--file', '-', '--json'], {
+        env,
+        stdin: '{"name":"Rex","categoryId":1}\n',
+      });
+    expect(await bulk()).toMatchObject({
+      code: 0,
+      stdout: '{"id":1,"name":"Rex","categoryId":1}\n',
     });
-    expect(bulk).toMatchObject({ code: 0, stdout: '{"id":1,"name":"Rex","categoryId":1}\n' });
-    expect(cached(join(home, '.cache', 'store'))).toEqual([]);
-    // The same command without --file changes no flag: its cache is written.
+    const storeDir = join(home, '.cache', 'store');
+    const [flagged, ...others] = cached(storeDir);
+    expect(others).toEqual([]);
+    // The command's name, then a hash of the flags it ran under (src/bulk/import.ts).
+    expect(flagged).toBe(cacheName(`pets-add-json-${/-(f[0-9a-z]+)-/.exec(flagged ?? '')?.[1]}`));
+    // The same command without --file runs under no flag: a cache of its own, beside it.
     const one = await store(['pets', 'add', '--name', 'Rex', '--category-id', '1', '--json'], {
       env,
     });
     expect(one.code).toBe(0);
-    expect(cached(join(home, '.cache', 'store'))).toEqual([cacheName('pets-add-json')]);
+    expect(cached(storeDir)).toEqual([cacheName('pets-add-json'), flagged].sort());
+    // V8 takes the bulk add's cache the next time: it is not rewritten.
+    const file = join(versionDir(storeDir), flagged as string);
+    const mtime = statSync(file).mtimeMs;
+    expect((await bulk()).code).toBe(0);
+    expect(statSync(file).mtimeMs).toBe(mtime);
+    expect(cached(storeDir)).toEqual([cacheName('pets-add-json'), flagged].sort());
+  });
+
+  it('keeps a run under other Node flags from replacing the plain run’s cache', async () => {
+    const home = tempDir();
+    await listProfiles(envWith(home));
+    const flagged = await store(LIST, { env: envWith(home), nodeArgs: ['--no-warnings'] });
+    expect(flagged.code).toBe(0);
+    const names = cached(join(home, '.cache', 'store'));
+    expect(names).toHaveLength(2);
+    expect(names).toContain(cacheName('profile-list-json'));
+    expect(names.filter((name) => name !== cacheName('profile-list-json'))[0]).toMatch(
+      new RegExp(`^${BUILD}-profile-list-json-f[0-9a-z]+-[0-9a-z]+\\.[0-9a-z]+\\.bin$`),
+    );
   });
 
   it('replaces a cache V8 refuses (damaged), and the command still runs', async () => {

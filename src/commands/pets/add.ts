@@ -1,6 +1,11 @@
 import type { Readable } from 'node:stream';
 import { createPet } from '../../api/pets.js';
-import { DEFAULT_CONCURRENCY, type ImportOptions, importPets } from '../../bulk/import.js';
+import {
+  BULK_V8_FLAGS,
+  DEFAULT_CONCURRENCY,
+  type ImportOptions,
+  importPets,
+} from '../../bulk/import.js';
 import type { Context } from '../../context.js';
 import { FlagError } from '../../errors.js';
 import { renderItem } from '../../render/output.js';
@@ -99,12 +104,15 @@ export async function run(opts: AddOptions, ctx: Context): Promise<void> {
     await renderItem(ctx.io, await createPet(await ctx.api(), pet), PET_COLUMNS, ctx.options);
     return;
   }
+  // An import's memory is bounded by flags given at start-up: the process starts over with
+  // them here, before anything is read, written or sent (a dry run sends nothing: none).
+  const sized = opts.dryRun || ctx.restartWithV8Flags(BULK_V8_FLAGS);
   if (opts.file === '-' && ctx.io.stdinIsTTY) {
     ctx.io.err('Reading animals from the terminal, one JSON object per line; Ctrl-D to finish\n');
   }
   const input = await openInput(opts.file, ctx);
   try {
-    await importPets(input, ctx, opts);
+    await importPets(input, ctx, opts, !sized);
   } finally {
     input.destroy();
   }

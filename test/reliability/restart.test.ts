@@ -1,0 +1,123 @@
+// `pets add --file` bounds its memory with V8 flags that only take effect at start-up: the
+// process starts over under them, in its own place (src/restart.ts), before it reads or sends
+// anything. Here the decision on a stand-in process, then the real thing as a process.
+import { describe, expect, it } from 'vitest';
+import { BULK_V8_FLAGS } from '../../src/bulk/import.js';
+import { type RestartableProcess, restartWithV8Flags } from '../../src/restart.js';
+import { faultServer, reply } from '../helpers/fault-server.js';
+import { processEnv, store } from '../helpers/process.js';
+
+const FLAGS = ['--max-semi-space-size=1', '--optimize-for-size'];
+
+/** A process that records the execve it is asked for instead of doing it. */
+function standIn(overrides: Partial<RestartableProcess> = {}) {
+  const calls: { file: string; args: readonly string[]; env: NodeJS.ProcessEnv }[] = [];
+  const proc: RestartableProcess = {
+    execPath: '/usr/bin/node',
+    execArgv: ['--enable-source-maps'],
+    argv: ['/usr/bin/node', '/opt/store/bin/store.js', 'pets', 'add', '--file', 'a.ndjson'],
+    env: { HOME: '/home/me', NODE_OPTIONS: '--max-old-space-size=4096' },
+    execve: ((file: string, args: readonly string[], env: NodeJS.ProcessEnv) => {
+      calls.push({ file, args, env });
+      throw new Error('replaced');
+    }) as RestartableProcess['execve'],
+    ...overrides,
+  };
+  return { proc, calls };
+}
+
+describe('restartWithV8Flags', () => {
+  it('starts the same invocation over with the flags added after its own', () => {
+    const { proc, calls } = standIn();
+    expect(() => restartWithV8Flags(FLAGS, proc, false)).toThrow('replaced');
+    expect(calls).toEqual([
+      {
+        file: '/usr/bin/node',
+        args: [
+          '/usr/bin/node',
+          '--enable-source-maps',
+          '--max-semi-space-size=1',
+          '--optimize-for-size',
+          '/opt/store/bin/store.js',
+          'pets',
+          'add',
+          '--file',
+          'a.ndjson',
+        ],
+        env: { HOME: '/home/me', NODE_OPTIONS: '--max-old-space-size=4096' },
+      },
+    ]);
+  });
+
+  it('returns true without restarting once started with them (the restarted process)', () => {
+    const { proc, calls } = standIn({
+      execArgv: ['--enable-source-maps', '--max-semi-space-size=1', '--optimize-for-size'],
+    });
+    expect(restartWithV8Flags(FLAGS, proc, false)).toBe(true);
+    expect(calls).toEqual([]);
+  });
+
+  it('keeps a value the user gave (NODE_OPTIONS) and adds only what is missing', () => {
+    const { proc, calls } = standIn({
+      execArgv: [],
+      env: { NODE_OPTIONS: '--max-semi-space-size=16' },
+    });
+    expect(() => restartWithV8Flags(FLAGS, proc, false)).toThrow('replaced');
+    expect(calls.map((call) => call.args.slice(1, -5))).toEqual([['--optimize-for-size']]);
+  });
+
+  it('returns false where it cannot restart: no execve (Windows), a single executable', () => {
+    const windows = standIn({ execve: undefined });
+    expect(restartWithV8Flags(FLAGS, windows.proc, false)).toBe(false);
+    const sea = standIn();
+    expect(restartWithV8Flags(FLAGS, sea.proc, true)).toBe(false);
+    expect(sea.calls).toEqual([]);
+  });
+
+  it('is what the bulk import asks for', () => {
+    expect(BULK_V8_FLAGS).toEqual(FLAGS);
+  });
+});
+
+describe('pets add --file, as a process', () => {
+  // Prints, as the process ends, its id and the flags it runs under: once, as the process
+  // that started is replaced, not ended.
+  const PROBE = [
+    '--import',
+    'data:text/javascript,process.on("exit",()=>process.stderr.write("probe "+JSON.stringify(process.execArgv.slice(2))+"\\n"))',
+  ];
+
+  it('runs under the flags, in the same process, and does its work once', async () => {
+    const server = await faultServer((_req, res, n) =>
+      reply(res, 201, `{"id":${n},"name":"Rex","categoryId":1}`),
+    );
+    const result = await store(['pets', 'add', '--file', '-', '--json'], {
+      env: processEnv({ STORE_BASE_URL: server.url, STORE_API_KEY: 'k-1234' }),
+      stdin: '{"name":"Rex","categoryId":1}\n{"name":"Bella","categoryId":1}\n',
+      nodeArgs: PROBE,
+    });
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: '{"id":1,"name":"Rex","categoryId":1}\n{"id":2,"name":"Rex","categoryId":1}\n',
+      stderr: 'probe ["--max-semi-space-size=1","--optimize-for-size"]\n',
+    });
+    expect(server.seen.map((request) => [request.method, request.url, request.body])).toEqual([
+      ['POST', '/v1/pets', '{"name":"Rex","categoryId":1}'],
+      ['POST', '/v1/pets', '{"name":"Bella","categoryId":1}'],
+    ]);
+  });
+
+  it('does not restart for a dry run (nothing is sent)', async () => {
+    const dry = await store(['pets', 'add', '--file', '-', '--dry-run', '--json'], {
+      env: processEnv(),
+      stdin: '{"name":"Rex","categoryId":1}\n',
+      nodeArgs: PROBE,
+    });
+    expect(dry).toEqual({
+      code: 0,
+      signal: null,
+      stdout: '{"input":1,"valid":true}\n',
+      stderr: 'probe []\n',
+    });
+  });
+});
