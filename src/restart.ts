@@ -36,9 +36,10 @@ export function restartWithV8Flags(
   if (flags.every((flag) => startedWith(proc, flag))) return true;
   if (typeof proc.execve !== 'function' || isSingleExecutable) return false;
   const missing = flags.filter((flag) => !startedWith(proc, flag));
+  // First: read as options whatever follows (`node -e …` takes the rest as its arguments).
   return proc.execve(
     proc.execPath,
-    [proc.execPath, ...proc.execArgv, ...missing, ...proc.argv.slice(1)],
+    [proc.execPath, ...missing, ...proc.execArgv, ...proc.argv.slice(1)],
     proc.env,
   );
 }
