@@ -3,7 +3,7 @@
 // test (test/render/startup.test.ts) fails if one of these modules is loaded there again.
 import { readFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 
 /**
  * undici's client.js requires client-h2.js at its top, and client-h2.js requires node:http2,
@@ -19,14 +19,19 @@ export function lazyHttp2() {
     setup(build) {
       build.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) => {
         if (!/[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/.test(args.importer)) return;
-        return { path: `${args.resolveDir}/client-h2.js`, namespace: 'lazy-h2' };
+        // The path as the source maps name it: relative, not this machine's.
+        return {
+          path: 'undici/lib/dispatcher/client-h2.js',
+          namespace: 'lazy-h2',
+          pluginData: { resolveDir: args.resolveDir },
+        };
       });
       build.onLoad({ filter: /.*/, namespace: 'lazy-h2' }, (args) => ({
         contents: `module.exports = function connectH2(client, socket) {
-  return require(${JSON.stringify(args.path)})(client, socket);
+  return require('./client-h2.js')(client, socket);
 };`,
         loader: 'js',
-        resolveDir: dirname(args.path),
+        resolveDir: args.pluginData.resolveDir,
       }));
     },
   };
@@ -60,10 +65,14 @@ export function llhttpEnumsOnly() {
             ],
           };
         }
-        return { path: join(args.resolveDir, '../llhttp/constants.js'), namespace: 'llhttp-enums' };
+        return {
+          path: 'undici/lib/llhttp/constants.js',
+          namespace: 'llhttp-enums',
+          pluginData: { file: join(args.resolveDir, '../llhttp/constants.js') },
+        };
       });
       build.onLoad({ filter: /.*/, namespace: 'llhttp-enums' }, (args) => {
-        const constants = createRequire(import.meta.url)(args.path);
+        const constants = createRequire(import.meta.url)(args.pluginData.file);
         const used = Object.fromEntries(USED.map((name) => [name, constants[name]]));
         return { contents: `module.exports = ${JSON.stringify(used)};`, loader: 'js' };
       });

@@ -116,6 +116,8 @@ function isCommanderError(error: unknown): error is Error & { code: string } {
 
 function toCliError(error: unknown): CliError | number {
   if (isCommanderError(error)) {
+    // Its class's own name, for a --debug trace: the bundle's class names are minified.
+    error.name = 'CommanderError';
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') {
       return ExitCode.ok;
     }

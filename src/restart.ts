@@ -7,6 +7,7 @@
 
 /** The parts of `process` a restart reads and uses. */
 export interface RestartableProcess {
+  platform: NodeJS.Platform;
   execPath: string;
   execArgv: readonly string[];
   argv: readonly string[];
@@ -25,8 +26,9 @@ export function startedWith(proc: RestartableProcess, flag: string): boolean {
 /**
  * Starts this invocation again in this process's place with `flags` given to Node; returns
  * only when it does not: true when the process already started with them (it is the restarted
- * one, or the user gave their own values), false when it cannot restart (no execve on
- * Windows; a single executable, which takes no Node flags on its command line).
+ * one, or the user gave their own values), false when it cannot restart: Windows (execve
+ * exists there but throws), a single executable (it takes no Node flags on its command line),
+ * the permission model without --allow-child-process, a Node binary no longer there.
  */
 export function restartWithV8Flags(
   flags: readonly string[],
@@ -34,12 +36,22 @@ export function restartWithV8Flags(
   isSingleExecutable: boolean,
 ): boolean {
   if (flags.every((flag) => startedWith(proc, flag))) return true;
-  if (typeof proc.execve !== 'function' || isSingleExecutable) return false;
+  if (proc.platform === 'win32' || typeof proc.execve !== 'function' || isSingleExecutable) {
+    return false;
+  }
   const missing = flags.filter((flag) => !startedWith(proc, flag));
-  // First: read as options whatever follows (`node -e …` takes the rest as its arguments).
-  return proc.execve(
-    proc.execPath,
-    [proc.execPath, ...missing, ...proc.execArgv, ...proc.argv.slice(1)],
-    proc.env,
-  );
+  try {
+    // A binary that is gone would make execve abort the process rather than throw.
+    const { accessSync, constants } = process.getBuiltinModule('node:fs');
+    accessSync(proc.execPath, constants.X_OK);
+    // First: read as options whatever follows (`node -e …` takes the rest as its arguments).
+    return proc.execve(
+      proc.execPath,
+      [proc.execPath, ...missing, ...proc.execArgv, ...proc.argv.slice(1)],
+      proc.env,
+    );
+  } catch {
+    // Refused (the permission model): the command runs on as it is.
+    return false;
+  }
 }

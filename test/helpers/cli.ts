@@ -30,6 +30,8 @@ export interface RunOptions {
   columns?: number;
   /** How long a request waits before the spinner shows; 1 s (as in a process) when not given. */
   spinnerDelayMs?: number;
+  /** Stands for the restart under V8 flags that only a process can do (src/restart.ts). */
+  restartWithV8Flags?: MainDeps['restartWithV8Flags'];
 }
 
 export interface RunResult {
@@ -111,6 +113,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<Run
     io,
     env,
     signal: options.signal ?? new AbortController().signal,
+    restartWithV8Flags: options.restartWithV8Flags,
     timing: {
       sleep: async (ms) => {
         options.sleeps?.push(ms);

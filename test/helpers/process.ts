@@ -201,12 +201,20 @@ interface V8Coverage {
 }
 
 interface CoveredFunction {
-  ranges: { startOffset: number; count: number }[];
+  ranges: { startOffset: number; endOffset: number; count: number }[];
 }
+
+// bin/store.js runs each file of dist/ inside this function: V8's offsets count from it.
+const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) {';
+const WRAPPER_TAIL = '\n})';
 
 /** The source files (relative to the project) of the functions of `bundle` that ran. */
 function sourcesThatRan(bundle: string, functions: CoveredFunction[]): Set<string> {
   const text = readFileSync(bundle, 'utf8');
+  const script = functions.find((fn) => fn.ranges[0]?.startOffset === 0)?.ranges[0];
+  if (script?.endOffset !== WRAPPER_HEAD.length + text.length + WRAPPER_TAIL.length) {
+    throw new Error(`${bundle} did not run in bin/store.js's wrapper as this helper knows it`);
+  }
   const map = new SourceMap(JSON.parse(readFileSync(`${bundle}.map`, 'utf8')));
   const lineStarts = [0];
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
@@ -215,8 +223,9 @@ function sourcesThatRan(bundle: string, functions: CoveredFunction[]): Set<strin
     const range = fn.ranges[0];
     // Offset 0 is the whole file, not a function of it.
     if (!range || range.count === 0 || range.startOffset === 0) continue;
-    const line = lineStarts.findLastIndex((start) => start <= range.startOffset);
-    const column = range.startOffset - (lineStarts[line] ?? 0);
+    const offset = range.startOffset - WRAPPER_HEAD.length;
+    const line = lineStarts.findLastIndex((start) => start <= offset);
+    const column = offset - (lineStarts[line] ?? 0);
     const entry = map.findEntry(line, column);
     if (!('originalSource' in entry)) continue;
     if (entry.generatedLine !== line || entry.generatedColumn !== column) continue;

@@ -1,26 +1,33 @@
 // `pets add --file` bounds its memory with V8 flags that only take effect at start-up: the
 // process starts over under them, in its own place (src/restart.ts), before it reads or sends
 // anything. Here the decision on a stand-in process, then the real thing as a process.
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BULK_V8_FLAGS } from '../../src/bulk/import.js';
 import { type RestartableProcess, restartWithV8Flags } from '../../src/restart.js';
+import { baseEnv, run, tempDir } from '../helpers/cli.js';
 import { faultServer, reply } from '../helpers/fault-server.js';
+import { api, KEY } from '../helpers/http.js';
 import { processEnv, store } from '../helpers/process.js';
 
 const FLAGS = ['--max-semi-space-size=1', '--optimize-for-size'];
 
-/** A process that records the execve it is asked for instead of doing it. */
+/** A process that records the execve it is asked for instead of doing it (and says
+ * 'replaced' where the real one would not return). */
 function standIn(overrides: Partial<RestartableProcess> = {}) {
   const calls: { file: string; args: readonly string[]; env: NodeJS.ProcessEnv }[] = [];
   const proc: RestartableProcess = {
-    execPath: '/usr/bin/node',
+    platform: 'linux',
+    // A file that is there: the restart checks it can run it.
+    execPath: process.execPath,
     execArgv: ['--enable-source-maps'],
-    argv: ['/usr/bin/node', '/opt/store/bin/store.js', 'pets', 'add', '--file', 'a.ndjson'],
+    argv: [process.execPath, '/opt/store/bin/store.js', 'pets', 'add', '--file', 'a.ndjson'],
     env: { HOME: '/home/me', NODE_OPTIONS: '--max-old-space-size=4096' },
+    // The real one does not return: the process is replaced.
     execve: ((file: string, args: readonly string[], env: NodeJS.ProcessEnv) => {
       calls.push({ file, args, env });
-      throw new Error('replaced');
-    }) as RestartableProcess['execve'],
+      return 'replaced';
+    }) as unknown as RestartableProcess['execve'],
     ...overrides,
   };
   return { proc, calls };
@@ -29,12 +36,12 @@ function standIn(overrides: Partial<RestartableProcess> = {}) {
 describe('restartWithV8Flags', () => {
   it('starts the same invocation over with the flags added before its own', () => {
     const { proc, calls } = standIn();
-    expect(() => restartWithV8Flags(FLAGS, proc, false)).toThrow('replaced');
+    expect(restartWithV8Flags(FLAGS, proc, false)).toBe('replaced');
     expect(calls).toEqual([
       {
-        file: '/usr/bin/node',
+        file: process.execPath,
         args: [
-          '/usr/bin/node',
+          process.execPath,
           '--max-semi-space-size=1',
           '--optimize-for-size',
           '--enable-source-maps',
@@ -62,16 +69,31 @@ describe('restartWithV8Flags', () => {
       execArgv: [],
       env: { NODE_OPTIONS: '--max-semi-space-size=16' },
     });
-    expect(() => restartWithV8Flags(FLAGS, proc, false)).toThrow('replaced');
+    expect(restartWithV8Flags(FLAGS, proc, false)).toBe('replaced');
     expect(calls.map((call) => call.args.slice(1, -5))).toEqual([['--optimize-for-size']]);
   });
 
-  it('returns false where it cannot restart: no execve (Windows), a single executable', () => {
-    const windows = standIn({ execve: undefined });
+  it('returns false where it cannot restart, and runs on', () => {
+    // Windows: Node has execve there, which throws.
+    const windows = standIn({ platform: 'win32' });
     expect(restartWithV8Flags(FLAGS, windows.proc, false)).toBe(false);
+    expect(windows.calls).toEqual([]);
     const sea = standIn();
     expect(restartWithV8Flags(FLAGS, sea.proc, true)).toBe(false);
     expect(sea.calls).toEqual([]);
+    // Node gone (execve would abort the process, not throw).
+    const gone = standIn({ execPath: join(tempDir(), 'node') });
+    expect(restartWithV8Flags(FLAGS, gone.proc, false)).toBe(false);
+    expect(gone.calls).toEqual([]);
+    // The permission model without --allow-child-process: execve throws.
+    const refused = standIn({
+      execve: (() => {
+        throw Object.assign(new Error('Access to this API has been restricted'), {
+          code: 'ERR_ACCESS_DENIED',
+        });
+      }) as RestartableProcess['execve'],
+    });
+    expect(restartWithV8Flags(FLAGS, refused.proc, false)).toBe(false);
   });
 
   it('is what the bulk import asks for', () => {
@@ -119,5 +141,67 @@ describe('pets add --file, as a process', () => {
       stdout: '{"input":1,"valid":true}\n',
       stderr: 'probe []\n',
     });
+  });
+});
+
+describe('pets add --file, where it restarts (in-process, the restart stood in for)', () => {
+  const INPUT = '{"name":"Rex","categoryId":1}\n';
+
+  it('asks for the flags before it reads or sends anything, then imports', async () => {
+    const asked: (readonly string[])[] = [];
+    const scope = api()
+      .post('/v1/pets', { name: 'Rex', categoryId: 1 })
+      .reply(201, { id: 7, name: 'Rex', categoryId: 1 });
+    const result = await run(['pets', 'add', '--file', '-', '--json'], {
+      env: baseEnv({ STORE_API_KEY: KEY }),
+      stdin: INPUT,
+      restartWithV8Flags: (flags) => {
+        asked.push(flags);
+        // As the restarted process finds them: in force.
+        return true;
+      },
+    });
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: '{"id":7,"name":"Rex","categoryId":1}\n',
+      stderr: '',
+    });
+    expect(asked).toEqual([FLAGS]);
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('does not restart after a Ctrl-C already received: exit 130, nothing sent', async () => {
+    const asked: (readonly string[])[] = [];
+    const controller = new AbortController();
+    controller.abort();
+    const result = await run(['pets', 'add', '--file', '-', '--json'], {
+      env: baseEnv({ STORE_API_KEY: KEY }),
+      stdin: INPUT,
+      signal: controller.signal,
+      restartWithV8Flags: (flags) => {
+        asked.push(flags);
+        return true;
+      },
+    });
+    expect(result).toMatchObject({ code: 130, stdout: '' });
+    expect(asked).toEqual([]);
+  });
+
+  it('does not restart for a dry run', async () => {
+    const asked: (readonly string[])[] = [];
+    const result = await run(['pets', 'add', '--file', '-', '--dry-run', '--json'], {
+      stdin: INPUT,
+      restartWithV8Flags: (flags) => {
+        asked.push(flags);
+        return true;
+      },
+    });
+    expect(result).toEqual({
+      code: 0,
+      stdout: '{"input":1,"valid":true}\n',
+      stderr: '',
+      prompts: [],
+    });
+    expect(asked).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import {
   importPets,
 } from '../../bulk/import.js';
 import type { Context } from '../../context.js';
-import { FlagError } from '../../errors.js';
+import { CancelledError, FlagError } from '../../errors.js';
 import { renderItem } from '../../render/output.js';
 import { sanitize } from '../../render/sanitize.js';
 import { type Int64, type NewPet, PET_STATUSES, type PetStatus } from '../../schemas.js';
@@ -106,6 +106,8 @@ export async function run(opts: AddOptions, ctx: Context): Promise<void> {
   }
   // An import's memory is bounded by flags given at start-up: the process starts over with
   // them here, before anything is read, written or sent (a dry run sends nothing: none).
+  // A Ctrl-C already received would be lost in the restart.
+  if (ctx.signal.aborted) throw new CancelledError();
   const sized = opts.dryRun || ctx.restartWithV8Flags(BULK_V8_FLAGS);
   if (opts.file === '-' && ctx.io.stdinIsTTY) {
     ctx.io.err('Reading animals from the terminal, one JSON object per line; Ctrl-D to finish\n');

@@ -250,4 +250,12 @@ describe('an internal error under --debug (a real process)', () => {
       stderr: 'error: internal error: clock broke\n',
     });
   });
+
+  it('names commander’s error by its class under --debug (the bundle’s names are minified)', async () => {
+    const result = await store(['pets', 'list', '--bogus', '--debug'], { env: env() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^error: unknown option '--bogus'\nCommanderError: error: unknown option '--bogus'\n {4}at /,
+    );
+  });
 });
