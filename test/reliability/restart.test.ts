@@ -146,20 +146,27 @@ describe('pets add --file, as a process', () => {
 
 describe('pets add --file, where it restarts (in-process, the restart stood in for)', () => {
   const INPUT = '{"name":"Rex","categoryId":1}\n';
+  /** Records the flags asked for; answers as the restarted process would: in force. */
+  const restartStandIn = () => {
+    const asked: (readonly string[])[] = [];
+    return {
+      asked,
+      restartWithV8Flags: (flags: readonly string[]) => {
+        asked.push(flags);
+        return true;
+      },
+    };
+  };
 
   it('asks for the flags before it reads or sends anything, then imports', async () => {
-    const asked: (readonly string[])[] = [];
+    const { asked, restartWithV8Flags } = restartStandIn();
     const scope = api()
       .post('/v1/pets', { name: 'Rex', categoryId: 1 })
       .reply(201, { id: 7, name: 'Rex', categoryId: 1 });
     const result = await run(['pets', 'add', '--file', '-', '--json'], {
       env: baseEnv({ STORE_API_KEY: KEY }),
       stdin: INPUT,
-      restartWithV8Flags: (flags) => {
-        asked.push(flags);
-        // As the restarted process finds them: in force.
-        return true;
-      },
+      restartWithV8Flags,
     });
     expect(result).toMatchObject({
       code: 0,
@@ -171,30 +178,24 @@ describe('pets add --file, where it restarts (in-process, the restart stood in f
   });
 
   it('does not restart after a Ctrl-C already received: exit 130, nothing sent', async () => {
-    const asked: (readonly string[])[] = [];
+    const { asked, restartWithV8Flags } = restartStandIn();
     const controller = new AbortController();
     controller.abort();
     const result = await run(['pets', 'add', '--file', '-', '--json'], {
       env: baseEnv({ STORE_API_KEY: KEY }),
       stdin: INPUT,
       signal: controller.signal,
-      restartWithV8Flags: (flags) => {
-        asked.push(flags);
-        return true;
-      },
+      restartWithV8Flags,
     });
     expect(result).toMatchObject({ code: 130, stdout: '' });
     expect(asked).toEqual([]);
   });
 
   it('does not restart for a dry run', async () => {
-    const asked: (readonly string[])[] = [];
+    const { asked, restartWithV8Flags } = restartStandIn();
     const result = await run(['pets', 'add', '--file', '-', '--dry-run', '--json'], {
       stdin: INPUT,
-      restartWithV8Flags: (flags) => {
-        asked.push(flags);
-        return true;
-      },
+      restartWithV8Flags,
     });
     expect(result).toEqual({
       code: 0,
