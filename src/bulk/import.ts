@@ -116,13 +116,14 @@ function mayHaveCreated(error: CliError): boolean {
  * heap tuned for size, it stays near 100 MiB whatever the input's size, faster than with
  * --optimize-for-size set at run time (measured: README, Performance). These can only be given
  * when the process starts: `pets add --file` restarts with them (src/restart.ts) before it reads
- * or sends anything.
+ * or sends anything, when its input may be large (src/commands/pets/add.ts).
  */
 export const BULK_V8_FLAGS = ['--max-semi-space-size=1', '--optimize-for-size'];
 
-/** `sizeHeapAtRunTime`: the process could not restart under BULK_V8_FLAGS (Windows, the
- * single executable): V8 is told at run time to favour size instead (≈100 MiB too, at a rate
- * 10–20% lower), and then makes no code cache (src/v8-flags.ts). */
+/** `sizeHeapAtRunTime`: the input may be large and the process could not restart under
+ * BULK_V8_FLAGS (Windows, the single executable…): V8 is told at run time to favour size
+ * instead (≈100 MiB too, at a rate up to 10% lower), and then makes no code cache
+ * (src/v8-flags.ts). */
 export async function importPets(
   stream: Readable,
   ctx: Context,

@@ -1,6 +1,7 @@
 // `pets add --file` bounds its memory with V8 flags that only take effect at start-up: the
 // process starts over under them, in its own place (src/restart.ts), before it reads or sends
 // anything. Here the decision on a stand-in process, then the real thing as a process.
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BULK_V8_FLAGS } from '../../src/bulk/import.js';
@@ -158,7 +159,7 @@ describe('pets add --file, where it restarts (in-process, the restart stood in f
     };
   };
 
-  it('asks for the flags before it reads or sends anything, then imports', async () => {
+  it('asks for the flags before it reads or sends anything (stdin, a pipe), then imports', async () => {
     const { asked, restartWithV8Flags } = restartStandIn();
     const scope = api()
       .post('/v1/pets', { name: 'Rex', categoryId: 1 })
@@ -175,6 +176,56 @@ describe('pets add --file, where it restarts (in-process, the restart stood in f
     });
     expect(asked).toEqual([FLAGS]);
     expect(scope.isDone()).toBe(true);
+  });
+
+  it.each([
+    ['a file of 128 KiB or more', 128 * 1024, [FLAGS]],
+    ['a smaller file (its memory would not grow)', 128 * 1024 - 1, []],
+  ])('restarts for %s', async (_what, size, expected) => {
+    const { asked, restartWithV8Flags } = restartStandIn();
+    // One animal, padded with white space to the size.
+    const animal = '[{"name":"Rex","categoryId":1}]';
+    const file = join(tempDir(), 'animals.json');
+    writeFileSync(file, `${animal}${' '.repeat(size - animal.length)}`);
+    expect(statSync(file).size).toBe(size);
+    const scope = api()
+      .post('/v1/pets', { name: 'Rex', categoryId: 1 })
+      .reply(201, { id: 7, name: 'Rex', categoryId: 1 });
+    const result = await run(['pets', 'add', '--file', file, '--json'], {
+      env: baseEnv({ STORE_API_KEY: KEY }),
+      restartWithV8Flags,
+    });
+    expect(result).toMatchObject({ code: 0, stdout: '{"id":7,"name":"Rex","categoryId":1}\n' });
+    expect(asked).toEqual(expected);
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('does not restart for animals typed at a terminal', async () => {
+    const { asked, restartWithV8Flags } = restartStandIn();
+    const scope = api()
+      .post('/v1/pets', { name: 'Rex', categoryId: 1 })
+      .reply(201, { id: 7, name: 'Rex', categoryId: 1 });
+    const result = await run(['pets', 'add', '--file', '-', '--json'], {
+      env: baseEnv({ STORE_API_KEY: KEY }),
+      tty: { stdin: true },
+      stdin: INPUT,
+      restartWithV8Flags,
+    });
+    expect(result).toMatchObject({ code: 0, stdout: '{"id":7,"name":"Rex","categoryId":1}\n' });
+    expect(asked).toEqual([]);
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('leaves a file it cannot read to say why, without restarting', async () => {
+    const { asked, restartWithV8Flags } = restartStandIn();
+    const missing = join(tempDir(), 'missing.ndjson');
+    const result = await run(['pets', 'add', '--file', missing, '--json'], {
+      env: baseEnv({ STORE_API_KEY: KEY }),
+      restartWithV8Flags,
+    });
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toContain(`cannot read --file ${missing} (ENOENT)`);
+    expect(asked).toEqual([]);
   });
 
   it('does not restart after a Ctrl-C already received: exit 130, nothing sent', async () => {
