@@ -147,6 +147,13 @@ describe('pets add --file, as a process', () => {
 
 describe('pets add --file, where it restarts (in-process, the restart stood in for)', () => {
   const INPUT = '{"name":"Rex","categoryId":1}\n';
+  const CREATED = '{"id":7,"name":"Rex","categoryId":1}\n';
+  const withKey = () => baseEnv({ STORE_API_KEY: KEY });
+  /** The one POST each import here makes. */
+  const expectCreated = () =>
+    api()
+      .post('/v1/pets', { name: 'Rex', categoryId: 1 })
+      .reply(201, { id: 7, name: 'Rex', categoryId: 1 });
   /** Records the flags asked for; answers as the restarted process would: in force. */
   const restartStandIn = () => {
     const asked: (readonly string[])[] = [];
@@ -161,17 +168,15 @@ describe('pets add --file, where it restarts (in-process, the restart stood in f
 
   it('asks for the flags before it reads or sends anything (stdin, a pipe), then imports', async () => {
     const { asked, restartWithV8Flags } = restartStandIn();
-    const scope = api()
-      .post('/v1/pets', { name: 'Rex', categoryId: 1 })
-      .reply(201, { id: 7, name: 'Rex', categoryId: 1 });
+    const scope = expectCreated();
     const result = await run(['pets', 'add', '--file', '-', '--json'], {
-      env: baseEnv({ STORE_API_KEY: KEY }),
+      env: withKey(),
       stdin: INPUT,
       restartWithV8Flags,
     });
     expect(result).toMatchObject({
       code: 0,
-      stdout: '{"id":7,"name":"Rex","categoryId":1}\n',
+      stdout: CREATED,
       stderr: '',
     });
     expect(asked).toEqual([FLAGS]);
@@ -188,30 +193,26 @@ describe('pets add --file, where it restarts (in-process, the restart stood in f
     const file = join(tempDir(), 'animals.json');
     writeFileSync(file, `${animal}${' '.repeat(size - animal.length)}`);
     expect(statSync(file).size).toBe(size);
-    const scope = api()
-      .post('/v1/pets', { name: 'Rex', categoryId: 1 })
-      .reply(201, { id: 7, name: 'Rex', categoryId: 1 });
+    const scope = expectCreated();
     const result = await run(['pets', 'add', '--file', file, '--json'], {
-      env: baseEnv({ STORE_API_KEY: KEY }),
+      env: withKey(),
       restartWithV8Flags,
     });
-    expect(result).toMatchObject({ code: 0, stdout: '{"id":7,"name":"Rex","categoryId":1}\n' });
+    expect(result).toMatchObject({ code: 0, stdout: CREATED });
     expect(asked).toEqual(expected);
     expect(scope.isDone()).toBe(true);
   });
 
   it('does not restart for animals typed at a terminal', async () => {
     const { asked, restartWithV8Flags } = restartStandIn();
-    const scope = api()
-      .post('/v1/pets', { name: 'Rex', categoryId: 1 })
-      .reply(201, { id: 7, name: 'Rex', categoryId: 1 });
+    const scope = expectCreated();
     const result = await run(['pets', 'add', '--file', '-', '--json'], {
-      env: baseEnv({ STORE_API_KEY: KEY }),
+      env: withKey(),
       tty: { stdin: true },
       stdin: INPUT,
       restartWithV8Flags,
     });
-    expect(result).toMatchObject({ code: 0, stdout: '{"id":7,"name":"Rex","categoryId":1}\n' });
+    expect(result).toMatchObject({ code: 0, stdout: CREATED });
     expect(asked).toEqual([]);
     expect(scope.isDone()).toBe(true);
   });
@@ -220,7 +221,7 @@ describe('pets add --file, where it restarts (in-process, the restart stood in f
     const { asked, restartWithV8Flags } = restartStandIn();
     const missing = join(tempDir(), 'missing.ndjson');
     const result = await run(['pets', 'add', '--file', missing, '--json'], {
-      env: baseEnv({ STORE_API_KEY: KEY }),
+      env: withKey(),
       restartWithV8Flags,
     });
     expect(result).toMatchObject({ code: 2, stdout: '' });
@@ -233,7 +234,7 @@ describe('pets add --file, where it restarts (in-process, the restart stood in f
     const controller = new AbortController();
     controller.abort();
     const result = await run(['pets', 'add', '--file', '-', '--json'], {
-      env: baseEnv({ STORE_API_KEY: KEY }),
+      env: withKey(),
       stdin: INPUT,
       signal: controller.signal,
       restartWithV8Flags,
