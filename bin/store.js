@@ -18,6 +18,11 @@ let path;
 const BUNDLE = '../dist/store.cjs';
 /** What the program requires from dist/ beside it (scripts/build.js, SIDE_FILES). */
 const SIDE_FILE = /^\.\/([a-z]+)\.cjs$/;
+// In the single executable this file is its main script, and dist/'s files are assets of the
+// binary (scripts/build-binary.js, which defines STORE_SEA): the same program, read from there,
+// with code caches of its own (named `…-sea-…`: a binary and an npm install of the same build
+// would otherwise replace each other's).
+const IN_BINARY = typeof STORE_SEA !== 'undefined';
 const sideExports = new Map();
 /** The bundle's first line: `// @animal-store/cli <version> build <id>` (scripts/build.js). */
 const HEADER = /^\/\/ \S+ (\S+) build ([0-9a-f]{16})\n/;
@@ -107,6 +112,11 @@ function flagsKey() {
 
 /** The first bytes of the bundle: its version and build id, without reading it all. */
 function readHeader(file) {
+  if (IN_BINARY) {
+    const head = Buffer.from(binaryAsset(file), 0, 128).toString('utf8');
+    const match = HEADER.exec(head);
+    return match ? { version: match[1], build: match[2] } : undefined;
+  }
   const fd = fs.openSync(file, 'r');
   try {
     const head = Buffer.alloc(128);
@@ -188,6 +198,32 @@ function tryRemoveFolder(dir) {
 }
 
 /**
+ * A file of dist/ and its size and time, from one open file: a rebuild meanwhile cannot mix
+ * them. In the binary: the asset of that name, with the binary's own time.
+ */
+function readProgram(file) {
+  if (IN_BINARY) {
+    const asset = binaryAsset(file);
+    const { mtimeMs } = fs.statSync(process.execPath);
+    return {
+      source: Buffer.from(asset).toString('utf8'),
+      stats: { size: asset.byteLength, mtimeMs },
+    };
+  }
+  const fd = fs.openSync(file, 'r');
+  try {
+    return { stats: fs.fstatSync(fd), source: fs.readFileSync(fd, 'utf8') };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** An asset of the single executable, as it is in the binary (read-only, not copied). */
+function binaryAsset(name) {
+  return process.getBuiltinModule('node:sea').getRawAsset(name);
+}
+
+/**
  * Runs a CommonJS file of dist/ with the code cache `key` when there is a valid one; otherwise,
  * once the command has succeeded, saves the code V8 compiled during the run for the next time.
  * The program's `require('./table.cjs')` (and conf.cjs, undici.cjs: scripts/build.js) comes
@@ -196,16 +232,7 @@ function tryRemoveFolder(dir) {
 function runWithCodeCache(file, key, parent) {
   const vm = process.getBuiltinModule('node:vm');
   const { createRequire } = process.getBuiltinModule('node:module');
-  // The text and its size and time from one open file: a rebuild meanwhile cannot mix them.
-  const fd = fs.openSync(file, 'r');
-  let source;
-  let stats;
-  try {
-    stats = fs.fstatSync(fd);
-    source = fs.readFileSync(fd, 'utf8');
-  } finally {
-    fs.closeSync(fd);
-  }
+  const { source, stats } = readProgram(file);
   // The program's own build id, read from the text that runs; side files take the program's.
   const header = parent || HEADER.exec(source.slice(0, 128));
   if (!header) throw new Error(`${file} is not a build of store`);
@@ -214,7 +241,7 @@ function runWithCodeCache(file, key, parent) {
   // dist/), and the file's size and time, which change if it is edited in place (patch-package).
   const stamp = `${stats.size.toString(36)}.${Math.trunc(stats.mtimeMs).toString(36)}`;
   const dir = cacheDir();
-  const cacheName = `${build}-${key}-${stamp}.bin`;
+  const cacheName = `${build}${IN_BINARY ? '-sea' : ''}-${key}-${stamp}.bin`;
   const cacheFile = dir && path.join(dir, cacheName);
   let cachedData;
   try {
@@ -239,12 +266,13 @@ function runWithCodeCache(file, key, parent) {
       }
     });
   }
-  const requireNode = createRequire(file);
+  // The program requires Node's modules, and its side files, which are handled here.
+  const requireNode = createRequire(IN_BINARY ? process.execPath : file);
   const require = (id) => {
     const side = SIDE_FILE.exec(id);
     if (!side) return requireNode(id);
     // Like require: run once, the same exports for every call.
-    const sideFile = path.join(path.dirname(file), id);
+    const sideFile = IN_BINARY ? id.slice(2) : path.join(path.dirname(file), id);
     if (!sideExports.has(sideFile)) {
       sideExports.set(sideFile, runWithCodeCache(sideFile, side[1], { build }));
     }
@@ -264,7 +292,7 @@ if (major < 22 || (major === 22 && minor < 19)) {
   fs = process.getBuiltinModule('node:fs');
   os = process.getBuiltinModule('node:os');
   path = process.getBuiltinModule('node:path');
-  const file = path.join(import.meta.dirname, BUNDLE);
+  const file = IN_BINARY ? 'store.cjs' : path.join(import.meta.dirname, BUNDLE);
   const argv = process.argv.slice(2);
   try {
     const header = readHeader(file);
@@ -276,7 +304,8 @@ if (major < 22 || (major === 22 && minor < 19)) {
       // maps modules it loads itself, so the bundle is loaded by require, without the cache.
       const debug = process.env.STORE_DEBUG === '1' || process.env.STORE_DEBUG === 'true';
       let program;
-      if (debug || argv.indexOf('--debug') !== -1) {
+      // (The binary has no source maps: it runs as always.)
+      if (!IN_BINARY && (debug || argv.indexOf('--debug') !== -1)) {
         process.setSourceMapsEnabled(true);
         program = process.getBuiltinModule('node:module').createRequire(import.meta.url)(BUNDLE);
       } else {

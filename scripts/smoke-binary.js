@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,21 @@ const binary = join(root, 'dist-bin', process.platform === 'win32' ? 'store.exe'
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const work = mkdtempSync(join(tmpdir(), 'store-binary-'));
 const emptyPath = mkdtempSync(join(work, 'path-'));
-const env = { PATH: emptyPath, HOME: work, STORE_CONFIG_DIR: join(work, 'config') };
+const env = {
+  PATH: emptyPath,
+  HOME: work,
+  STORE_CONFIG_DIR: join(work, 'config'),
+  XDG_CACHE_HOME: join(work, 'cache'),
+  LOCALAPPDATA: join(work, 'local'),
+};
+// Where the binary keeps the code caches of its program (bin/store.js, cacheDir).
+const cacheBase = { darwin: join(work, 'Library', 'Caches'), win32: env.LOCALAPPDATA };
+const caches = join(
+  cacheBase[process.platform] ?? env.XDG_CACHE_HOME,
+  'store',
+  'code-cache',
+  `v8-${process.versions.v8}-${process.arch}`,
+);
 
 // Proves the premise: nothing called node can be found on this PATH.
 assert.notEqual(spawnSync('node', ['--version'], { env }).error, undefined);
@@ -40,12 +54,19 @@ try {
     stdout: '{"id":3,"name":"Kiwi","categoryId":3}\n',
     stderr: '',
   });
-  assert.deepEqual(store(['pets', 'list'], api), {
+  const listed = {
     code: 0,
     stdout:
       'ID\tNAME\tCATEGORY\tSTATUS\n1\tRex\t1\tavailable\n2\tBella\t2\tpending\n3\tKiwi\t3\t\n',
     stderr: '',
-  });
+  };
+  assert.deepEqual(store(['pets', 'list'], api), listed);
+  // Each command left a code cache of the binary's own; the next `pets list` runs from it.
+  const cached = readdirSync(caches).map((name) =>
+    name.replace(/^[0-9a-f]{16}-sea-([a-z-]+)-[0-9a-z]+\.[0-9a-z]+\.bin$/, '$1'),
+  );
+  assert.deepEqual(cached.sort(), ['pets-add-json', 'pets-list']);
+  assert.deepEqual(store(['pets', 'list'], api), listed);
   assert.deepEqual(store(['completion', 'bash']), {
     code: 0,
     stdout: readFileSync(join(root, 'completions', 'store.bash'), 'utf8'),
@@ -57,7 +78,7 @@ try {
   sandbox = undefined;
   assert.equal(code, 0);
   console.log(
-    `${binary}: --version, sandbox, pets add, pets list, completion: ok (no node on PATH)`,
+    `${binary}: --version, sandbox, pets add, pets list (and its code cache), completion: ok (no node on PATH)`,
   );
 } finally {
   sandbox?.kill('SIGKILL');
