@@ -113,7 +113,8 @@ function flagsKey() {
 /** The first bytes of the bundle: its version and build id, without reading it all. */
 function readHeader(file) {
   if (IN_BINARY) {
-    const head = Buffer.from(binaryAsset(file), 0, 128).toString('utf8');
+    const asset = binaryAsset(file);
+    const head = Buffer.from(asset, 0, Math.min(128, asset.byteLength)).toString('utf8');
     const match = HEADER.exec(head);
     return match ? { version: match[1], build: match[2] } : undefined;
   }

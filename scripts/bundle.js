@@ -1,5 +1,5 @@
-// What every shipped bundle of src/ shares (dist/ and the single executable): esbuild's
-// settings, and the notices of the packages it bundled written beside it.
+// What every shipped bundle of src/ shares (dist/, which the single executable carries):
+// esbuild's settings, and the notices of the packages it bundled written beside it.
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { defines } from './defines.js';
