@@ -25,9 +25,15 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'store-bench-'));
 
 function median(values) {
+  return quantile(values, 0.5);
+}
+
+/** The q-quantile of `values`, interpolated between the two nearest (q = 0.5: the median). */
+function quantile(values, q) {
   const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  const at = (sorted.length - 1) * q;
+  const below = Math.floor(at);
+  return sorted[below] + (sorted[Math.ceil(at)] - sorted[below]) * (at - below);
 }
 
 /** Wall time of one process, in ms; fails loudly if the command fails. */
@@ -45,7 +51,11 @@ function time(argv, env) {
   return ms;
 }
 
-/** Runs the pairs interleaved RUNS times; returns the median of each side. */
+/**
+ * Runs the pairs interleaved RUNS times; returns the median of each side, and the spread of
+ * the ratio within the run: the quartiles of b/a over the pairs (each pair ran back to back,
+ * under the same load).
+ */
 function compare(a, b, env) {
   time(a, env); // warm the disk cache and the code caches once
   time(b, env);
@@ -55,7 +65,8 @@ function compare(a, b, env) {
     as.push(time(a, env));
     bs.push(time(b, env));
   }
-  return { a: median(as), b: median(bs) };
+  const ratios = bs.map((ms, i) => ms / as[i]);
+  return { a: median(as), b: median(bs), spread: [quantile(ratios, 0.25), quantile(ratios, 0.75)] };
 }
 
 /** Elapsed seconds and peak resident memory (KiB) of one `node …` process, from GNU time. */
@@ -89,7 +100,7 @@ function row(what, figure, against, ratio, target, ok) {
 /** Times `argv` against `floor` (named `floorName`), interleaved, and adds their row: the
  * ratio is met at `max` or below (no `max`: a figure for reference). */
 function compareRow(what, floorName, floor, argv, max, env) {
-  const { a, b } = compare(floor, argv, env);
+  const { a, b, spread } = compare(floor, argv, env);
   const ratio = b / a;
   const target = max === undefined ? '—' : `≤ ${max}×`;
   row(
@@ -100,6 +111,7 @@ function compareRow(what, floorName, floor, argv, max, env) {
     target,
     max === undefined || ratio <= max,
   );
+  rows.at(-1).spread = spread;
 }
 
 /** The single executable (npm run build:binary, rebuilt below from the dist/ just built): it
@@ -259,7 +271,7 @@ try {
   const largePeakKb = peakFor(BULK * 5);
 
   console.log(
-    `store benchmark — ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB; medians of ${RUNS} interleaved runs\n`,
+    `store benchmark — ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB; medians of ${RUNS} interleaved runs (in brackets: the quartiles of the ratio over the pairs)\n`,
   );
   console.log('| what | store | against | ratio | target | met |');
   console.log('|---|---|---|---|---|---|');
@@ -267,9 +279,10 @@ try {
     let figure = `${r.figure.toFixed(r.figure < 10 ? 2 : 1)} ms`;
     if (r.what.startsWith('pets add --file vs')) figure = `${r.figure.toFixed(0)}/s`;
     else if (r.what.startsWith('pets add --file,')) figure += ' per animal';
-    const ratio = r.target.includes('%')
+    let ratio = r.target.includes('%')
       ? `${(r.ratio * 100).toFixed(0)}%`
       : `${r.ratio.toFixed(2)}×`;
+    if (r.spread) ratio += ` (${r.spread.map((x) => x.toFixed(2)).join('–')})`;
     const met = r.target === '—' ? '—' : r.ok;
     console.log(`| ${r.what} | ${figure} | ${r.against} | ${ratio} | ${r.target} | ${met} |`);
   }
