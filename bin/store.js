@@ -88,9 +88,13 @@ function commandKey(argv) {
   }
   if (argv.indexOf('--json') !== -1) words.push('json');
   else if (process.stdout.isTTY) words.push('tty');
+  return withFlags(words.length > 0 ? words.join('-') : 'none');
+}
+
+/** A cache's key, and the hash of Node's flags when there are any (flagsKey). */
+function withFlags(key) {
   const flags = flagsKey();
-  if (flags) words.push(flags);
-  return words.length > 0 ? words.join('-') : 'none';
+  return flags ? `${key}-${flags}` : key;
 }
 
 /**
@@ -275,7 +279,7 @@ function runWithCodeCache(file, key, parent) {
     // Like require: run once, the same exports for every call.
     const sideFile = IN_BINARY ? id.slice(2) : path.join(path.dirname(file), id);
     if (!sideExports.has(sideFile)) {
-      sideExports.set(sideFile, runWithCodeCache(sideFile, side[1], { build }));
+      sideExports.set(sideFile, runWithCodeCache(sideFile, withFlags(side[1]), { build }));
     }
     return sideExports.get(sideFile);
   };

@@ -150,6 +150,29 @@ describe('the code cache', () => {
     );
   });
 
+  it('keeps a side file’s cache per set of Node flags too (conf.cjs, for a config write)', async () => {
+    const home = tempDir();
+    const env = envWith(home);
+    const use = async (nodeArgs: string[] = []) =>
+      expect(await store(['profile', 'use', 'staging'], { env, nodeArgs })).toMatchObject({
+        code: 0,
+        stdout: '',
+      });
+    await use();
+    const dir = versionDir(join(home, '.cache', 'store'));
+    const confCaches = () => cached(dir).filter((name) => name.includes('-conf-'));
+    const [plain] = confCaches();
+    expect(plain).toMatch(new RegExp(`^${BUILD}-conf-[0-9a-z]+\\.[0-9a-z]+\\.bin$`));
+    const mtime = statSync(join(dir, plain as string)).mtimeMs;
+    // A V8 flag: V8 refuses a cache made without it, and the reverse.
+    await use(['--optimize-for-size']);
+    await use();
+    expect(statSync(join(dir, plain as string)).mtimeMs).toBe(mtime);
+    const [flagged, ...others] = confCaches().filter((name) => name !== plain);
+    expect(others).toEqual([]);
+    expect(flagged).toMatch(new RegExp(`^${BUILD}-conf-f[0-9a-z]+-[0-9a-z]+\\.[0-9a-z]+\\.bin$`));
+  });
+
   it('replaces a cache V8 refuses (damaged), and the command still runs', async () => {
     const home = tempDir();
     const dir = madeCacheDir(home);
