@@ -19,9 +19,9 @@ const BUNDLE = '../dist/store.cjs';
 /** What the program requires from dist/ beside it (scripts/build.js, SIDE_FILES). */
 const SIDE_FILE = /^\.\/([a-z]+)\.cjs$/;
 // In the single executable this file is its main script, and dist/'s files are assets of the
-// binary (scripts/build-binary.js, which defines STORE_SEA): the same program, read from there,
-// with code caches of its own (named `…-sea-…`: a binary and an npm install of the same build
-// would otherwise replace each other's).
+// binary (scripts/build-binary.js, which defines STORE_SEA as a hash of them): the same program,
+// read from there, with code caches of its own (named `…-sea-…`: a binary and an npm install of
+// the same build would otherwise replace each other's).
 const IN_BINARY = typeof STORE_SEA !== 'undefined';
 const sideExports = new Map();
 /** The bundle's first line: `// @animal-store/cli <version> build <id>` (scripts/build.js). */
@@ -203,21 +203,28 @@ function tryRemoveFolder(dir) {
 }
 
 /**
- * A file of dist/ and its size and time, from one open file: a rebuild meanwhile cannot mix
- * them. In the binary: the asset of that name, with the binary's own time.
+ * A file of dist/, and a stamp of that copy for its cache's name: V8 itself checks only the
+ * length of the source, and the name's build id is a hash of dist/ as built; the file's size
+ * and time change if it is edited in place (patch-package). Size, time and text come from one
+ * open file: a rebuild meanwhile cannot mix them. In the binary: the asset of that name,
+ * stamped with the hash of the assets (not the binary's time: two copies of one binary would
+ * replace each other's caches).
  */
 function readProgram(file) {
   if (IN_BINARY) {
     const asset = binaryAsset(file);
-    const { mtimeMs } = fs.statSync(process.execPath);
     return {
       source: Buffer.from(asset).toString('utf8'),
-      stats: { size: asset.byteLength, mtimeMs },
+      stamp: `${asset.byteLength.toString(36)}.${STORE_SEA}`,
     };
   }
   const fd = fs.openSync(file, 'r');
   try {
-    return { stats: fs.fstatSync(fd), source: fs.readFileSync(fd, 'utf8') };
+    const { size, mtimeMs } = fs.fstatSync(fd);
+    return {
+      source: fs.readFileSync(fd, 'utf8'),
+      stamp: `${size.toString(36)}.${Math.trunc(mtimeMs).toString(36)}`,
+    };
   } finally {
     fs.closeSync(fd);
   }
@@ -237,14 +244,11 @@ function binaryAsset(name) {
 function runWithCodeCache(file, key, parent) {
   const vm = process.getBuiltinModule('node:vm');
   const { createRequire } = process.getBuiltinModule('node:module');
-  const { source, stats } = readProgram(file);
+  const { source, stamp } = readProgram(file);
   // The program's own build id, read from the text that runs; side files take the program's.
   const header = parent || HEADER.exec(source.slice(0, 128));
   if (!header) throw new Error(`${file} is not a build of store`);
   const build = parent ? parent.build : header[2];
-  // V8 itself checks only the length of the source: the name holds the build id (a hash of
-  // dist/), and the file's size and time, which change if it is edited in place (patch-package).
-  const stamp = `${stats.size.toString(36)}.${Math.trunc(stats.mtimeMs).toString(36)}`;
   const dir = cacheDir();
   const cacheName = `${build}${IN_BINARY ? '-sea' : ''}-${key}-${stamp}.bin`;
   const cacheFile = dir && path.join(dir, cacheName);
@@ -334,6 +338,7 @@ function wrote(header) {
 
 /** Only reached when the program cannot load (e.g. dist/ not built): one line, no stack. */
 function cannotStart(error) {
-  process.stderr.write(`store: cannot start: ${error.message} (run \`npm run build\`?)\n`);
+  const hint = IN_BINARY ? '' : ' (run `npm run build`?)';
+  process.stderr.write(`store: cannot start: ${error.message}${hint}\n`);
   process.exitCode = 1;
 }

@@ -12,6 +12,7 @@
 //    (Node 24 has no --build-sea yet; that came in Node 25.5).
 // A binary is for the platform and architecture it was built on: build it on each target.
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   chmodSync,
   copyFileSync,
@@ -41,6 +42,17 @@ if (!existsSync(join(dist, 'store.cjs'))) {
 rmSync(outdir, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 
+// The program's files, as bin/store.js names them (not their source maps).
+const names = readdirSync(dist)
+  .filter((name) => name.endsWith('.cjs'))
+  .sort();
+const assets = Object.fromEntries(names.map((name) => [name, join(dist, name)]));
+// What names the binary's code caches beside the build id: the same for every copy of this
+// binary (its own time would differ between copies, which would replace each other's caches).
+const hash = createHash('sha256');
+for (const name of names) hash.update(`${name}\0`).update(readFileSync(assets[name]));
+const assetsHash = hash.digest('hex').slice(0, 12);
+
 const main = join(work, 'main.cjs');
 await build({
   entryPoints: [join(root, 'bin', 'store.js')],
@@ -48,19 +60,14 @@ await build({
   platform: 'node',
   format: 'cjs',
   target: `node${process.versions.node}`,
-  define: { STORE_SEA: 'true' },
-  // Folds away the branches for a file beside dist/, which use import.meta (ES modules only).
-  minifySyntax: true,
+  define: { STORE_SEA: JSON.stringify(assetsHash) },
+  // bin/store.js reads import.meta (ES modules only: empty here) only outside the binary, where
+  // IN_BINARY is false; esbuild's warning about it is silenced, and smoke-binary.js runs the
+  // binary, which an unguarded use would break.
   logOverride: { 'empty-import-meta': 'silent' },
   outfile: main,
   logLevel: 'warning',
 });
-// The program's files, as bin/store.js names them (not their source maps).
-const assets = Object.fromEntries(
-  readdirSync(dist)
-    .filter((name) => name.endsWith('.cjs'))
-    .map((name) => [name, join(dist, name)]),
-);
 copyFileSync(join(root, 'LICENSE'), join(outdir, 'LICENSE'));
 copyFileSync(join(dist, 'THIRD_PARTY_NOTICES'), join(outdir, 'THIRD_PARTY_NOTICES'));
 

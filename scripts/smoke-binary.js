@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +34,14 @@ const caches = join(
 // Proves the premise: nothing called node can be found on this PATH.
 assert.notEqual(spawnSync('node', ['--version'], { env }).error, undefined);
 
+/** The binary's code caches by key (the command, or the side file). */
+function cachesByKey() {
+  const name = /^[0-9a-f]{16}-sea-([a-z-]+)-[0-9a-z]+\.[0-9a-z]+\.bin$/;
+  return Object.fromEntries(
+    readdirSync(caches).map((file) => [name.exec(file)?.[1] ?? file, file]),
+  );
+}
+
 function store(args, extra = {}) {
   const result = spawnSync(binary, args, { env: { ...env, ...extra }, encoding: 'utf8' });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -61,12 +69,26 @@ try {
     stderr: '',
   };
   assert.deepEqual(store(['pets', 'list'], api), listed);
-  // Each command left a code cache of the binary's own; the next `pets list` runs from it.
-  const cached = readdirSync(caches).map((name) =>
-    name.replace(/^[0-9a-f]{16}-sea-([a-z-]+)-[0-9a-z]+\.[0-9a-z]+\.bin$/, '$1'),
-  );
-  assert.deepEqual(cached.sort(), ['pets-add-json', 'pets-list']);
+  // Each command left a code cache of the binary's own, and V8 takes it the next time: the next
+  // `pets list` prints the same and does not write its cache again.
+  const made = cachesByKey();
+  assert.deepEqual(Object.keys(made).sort(), ['pets-add-json', 'pets-list']);
+  const listCache = join(caches, made['pets-list']);
+  const written = statSync(listCache).mtimeMs;
   assert.deepEqual(store(['pets', 'list'], api), listed);
+  assert.equal(statSync(listCache).mtimeMs, written);
+  // A side file of the program (conf.cjs, for a config write) comes from the binary too.
+  assert.deepEqual(store(['profile', 'use', 'staging']), {
+    code: 0,
+    stdout: '',
+    stderr: 'Now using profile staging\n',
+  });
+  assert.deepEqual(Object.keys(cachesByKey()).sort(), [
+    'conf',
+    'pets-add-json',
+    'pets-list',
+    'profile-use',
+  ]);
   assert.deepEqual(store(['completion', 'bash']), {
     code: 0,
     stdout: readFileSync(join(root, 'completions', 'store.bash'), 'utf8'),
