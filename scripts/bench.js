@@ -100,8 +100,9 @@ async function startSandbox() {
 }
 
 const rows = [];
-function row(what, figure, against, ratio, target, ok) {
-  rows.push({ what, figure, against, ratio, target, ok: ok ? 'yes' : 'NO' });
+/** A row of the table; `spread`, when given: the quartiles of the ratio within the run. */
+function row(what, figure, against, ratio, target, ok, spread) {
+  rows.push({ what, figure, against, ratio, target, ok: ok ? 'yes' : 'NO', spread });
 }
 
 /** Times `argv` against `floor` (named `floorName`), interleaved, and adds their row: the
@@ -116,8 +117,8 @@ function compareRow(what, floorName, floor, argv, max, env) {
     ratio,
     target,
     max === undefined || ratio <= max,
+    spread,
   );
-  rows.at(-1).spread = spread;
 }
 
 /** The single executable (npm run build:binary, rebuilt below from the dist/ just built): it
