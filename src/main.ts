@@ -36,7 +36,8 @@ interface RawGlobals {
 }
 
 export function globalOptions(raw: RawGlobals, env: Env): GlobalOptions {
-  const timeoutText = raw.timeout ?? env.STORE_TIMEOUT;
+  // An empty STORE_TIMEOUT is unset, as every other STORE_ variable is.
+  const timeoutText = raw.timeout ?? (env.STORE_TIMEOUT || undefined);
   const source = raw.timeout !== undefined ? '--timeout' : 'STORE_TIMEOUT';
   let timeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
   if (timeoutText !== undefined) {
@@ -48,14 +49,19 @@ export function globalOptions(raw: RawGlobals, env: Env): GlobalOptions {
       );
     }
   }
+  // commander reads `-p=sb` as the value "=sb" (`--profile=sb` it splits itself); no profile
+  // name starts with "=", so `-p=sb` means `-p sb`.
+  const profile = raw.profile?.startsWith('=') ? raw.profile.slice(1) : raw.profile;
+  // `-p "$PROFILE"` with the variable unset must not quietly mean the default profile (a
+  // logout or a write to production): an empty name is a usage error, as for `profile use`.
+  if (profile === '') throw new FlagError('--profile needs a profile name (got "")');
   return {
-    // commander reads `-p=sb` as the value "=sb" (`--profile=sb` it splits itself); no profile
-    // name starts with "=", so `-p=sb` means `-p sb`.
-    profile: raw.profile?.startsWith('=') ? raw.profile.slice(1) : raw.profile,
+    profile,
     json: raw.json === true,
     color: raw.color !== false,
     debug: raw.debug === true || env.STORE_DEBUG === '1' || env.STORE_DEBUG === 'true',
-    timeoutMs: Math.round(timeoutSeconds * 1000),
+    // At least a millisecond: `--timeout 1e-9` is a time limit, not "no time at all".
+    timeoutMs: Math.max(1, Math.round(timeoutSeconds * 1000)),
   };
 }
 

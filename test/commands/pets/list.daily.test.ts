@@ -1,6 +1,12 @@
 // Which environment a read uses, and what its hints say.
 import { describe, expect, it } from 'vitest';
-import { baseEnv, run, configSetup as setup, writeConfigFile } from '../../helpers/cli.js';
+import {
+  baseEnv,
+  readConfig,
+  run,
+  configSetup as setup,
+  writeConfigFile,
+} from '../../helpers/cli.js';
 import { api, KEY, STAGING, unexpected } from '../../helpers/http.js';
 import { processEnv, store } from '../../helpers/process.js';
 
@@ -55,6 +61,33 @@ describe('store pets list: the profile in use', () => {
       expect(scope.isDone()).toBe(true);
     }
   });
+
+  it.each([
+    ['-p ""', ['-p', '']],
+    ['-p=', ['-p=']],
+    ['--profile=', ['--profile=']],
+  ])(
+    'an empty profile name (%s, a variable left unset) is a usage error, not the default profile',
+    async (_how, flags) => {
+      // STORE_PROFILE and the current profile would otherwise be used in its place.
+      const { env, file } = setup({ STORE_PROFILE: 'staging' });
+      writeConfigFile(file, JSON.stringify({ ...STORED, currentProfile: 'production' }));
+      const before = readConfig(file);
+      for (const argv of [
+        [...flags, 'pets', 'list'],
+        [...flags, 'auth', 'logout'],
+      ]) {
+        expect(await run(argv, { env })).toEqual({
+          code: 2,
+          stdout: '',
+          stderr: 'error: --profile needs a profile name (got "")\n',
+          prompts: [],
+        });
+      }
+      expect(readConfig(file)).toEqual(before);
+      expect(unexpected).toEqual([]);
+    },
+  );
 
   it('a key rejected with 401 from the stored config: the hint names the login for that profile', async () => {
     const { env, file } = setup({ STORE_PROFILE: 'staging' });

@@ -307,6 +307,13 @@ describe('store pets list', () => {
     expect(result).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\n`, prompts: [] });
   });
 
+  it('an empty STORE_TIMEOUT is unset, as other STORE_ variables are: the default applies', async () => {
+    const scope = api().get('/v1/pets').reply(200, '[]');
+    const result = await run(['pets', 'list', '--json'], { env: { ...env(), STORE_TIMEOUT: '' } });
+    expect(result).toEqual({ code: 0, stdout: '[]\n', stderr: '', prompts: [] });
+    expect(scope.isDone()).toBe(true);
+  });
+
   it('uses STORE_BASE_URL over the profile', async () => {
     const scope = api('https://eu.example.org').get('/api/v1/pets').reply(200, '[]');
     const result = await run(['pets', 'list'], {
