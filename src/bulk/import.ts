@@ -198,8 +198,12 @@ export async function importPets(
   };
   signal.addEventListener('abort', onAbort, { once: true });
   let read = opts.skip;
+  let inputs = 0;
+  // Every input read (and so sent or settled): a Ctrl-C after that leaves nothing to resume.
+  let readToEnd = false;
   try {
     for await (const input of readInputs(stream)) {
+      inputs = input.n;
       if (input.n <= opts.skip) continue;
       await window.ready(input.n, signal);
       // Ctrl-C, or stdout can no longer be written (disk full, the reader gone): stop sending.
@@ -219,6 +223,7 @@ export async function importPets(
         window.settle(input.n, { kind: 'not_sent', error });
       } else window.start(input.n, () => send(input.n, checked.pet));
     }
+    readToEnd = !signal.aborted && !io.outputError;
   } catch (error) {
     // The stream destroyed by Ctrl-C ends the reading; anything else is a real failure.
     if (!signal.aborted) throw error;
@@ -231,12 +236,16 @@ export async function importPets(
   if (signal.aborted) {
     const resume = window.unreported - 1;
     report.finish(
-      `interrupted: inputs after ${resume} were not sent; resume with --skip ${resume}`,
+      readToEnd
+        ? 'interrupted once every input had been sent'
+        : `interrupted: inputs after ${resume} were not sent; resume with --skip ${resume}`,
     );
     throw new SilentExit(ExitCode.interrupted);
   }
   if (read === opts.skip && opts.skip > 0) {
-    throw new FlagError(`--skip ${opts.skip}: the input has no more than ${opts.skip} objects`);
+    throw new FlagError(
+      `--skip ${opts.skip} skips every input: the input has ${inputs} ${inputs === 1 ? 'object' : 'objects'}`,
+    );
   }
   if (io.outputError) {
     // What was created is said on stderr, since stdout failed; main() reports the write error.

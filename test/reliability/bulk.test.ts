@@ -1,5 +1,5 @@
 // pets add --file at volume: a real loopback server that answers out of order.
-import { readFileSync } from 'node:fs';
+import { linkSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { baseEnv, run, tempDir } from '../helpers/cli.js';
@@ -213,6 +213,61 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
         '{"input":4,"error":{"code":"invalid_input","message":"categoryId is required","status":null}}\n' +
         '{"input":5,"error":{"code":"invalid_json","message":"line 5 is not valid JSON","status":null}}\n',
     );
+  });
+
+  it('refuses --failed naming the input file (or a link to it): the file is left whole, nothing sent', async () => {
+    const dir = tempDir();
+    const input = join(dir, 'retry.ndjson');
+    writeFileSync(input, stdinOf(3));
+    linkSync(input, join(dir, 'link.ndjson'));
+    const server = await faultServer((_req, res) => reply(res, 500, ''));
+    for (const failed of [input, join(dir, '.', 'retry.ndjson'), join(dir, 'link.ndjson')]) {
+      const result = await run(['pets', 'add', '--file', input, '--failed', failed], {
+        env: envFor(server.url),
+      });
+      expect(result).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `error: --failed ${failed} is the --file being read: it would be emptied before it is read; write the failures to another file\n`,
+        prompts: [],
+      });
+    }
+    expect(readFileSync(input, 'utf8')).toBe(stdinOf(3));
+    expect(server.seen).toHaveLength(0);
+  });
+
+  it('--skip past the last input names how many there are', async () => {
+    const result = await run(['pets', 'add', '--file', '-', '--skip', '3'], {
+      env: envFor('http://127.0.0.1:9/v1'),
+      stdin: stdinOf(3),
+    });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: --skip 3 skips every input: the input has 3 objects\n',
+      prompts: [],
+    });
+  });
+
+  it('a Ctrl-C once every input was sent offers no --skip: there is nothing left to resume', async () => {
+    const controller = new AbortController();
+    const server = await faultServer((_req, res, n) => {
+      // Ctrl-C while both requests are in flight, the whole input read.
+      if (n === 2) setTimeout(() => controller.abort(), 50);
+      setTimeout(() => reply(res, 201, createdOf(server.seen[n - 1]?.body ?? '{}', n)), 300);
+    });
+    const result = await run(['pets', 'add', '--file', '-', '--json'], {
+      env: envFor(server.url),
+      stdin: stdinOf(2),
+      signal: controller.signal,
+    });
+    expect(server.seen.map((r) => r.body)).toEqual([PET_LINE(1), PET_LINE(2)]);
+    expect(result).toEqual({
+      code: 130,
+      stdout: `${createdOf(PET_LINE(1), 1)}\n${createdOf(PET_LINE(2), 2)}\n`,
+      stderr: 'interrupted once every input had been sent\n',
+      prompts: [],
+    });
   });
 
   it('reports a timed-out POST as timeout, "may have been created", and writes it to --failed', async () => {

@@ -109,6 +109,7 @@ export async function run(opts: AddOptions, ctx: Context): Promise<void> {
   // stays as it is: it would not grow, and a restart is one more start (≈60 ms).
   // A Ctrl-C already received would be lost in the restart.
   if (ctx.signal.aborted) throw new CancelledError();
+  await refuseFailedOverInput(opts.file, opts.failed);
   const sized =
     opts.dryRun || !(await mayBeLarge(opts.file, ctx)) || ctx.restartWithV8Flags(BULK_V8_FLAGS);
   if (opts.file === '-' && ctx.io.stdinIsTTY) {
@@ -192,6 +193,31 @@ async function mayBeLarge(file: string, ctx: Context): Promise<boolean> {
     return size >= LARGE_INPUT_BYTES;
   } catch {
     return false;
+  }
+}
+
+/**
+ * `--failed` is opened for writing (emptied) before the input is read: naming the input file
+ * there (`--file retry.ndjson --failed retry.ndjson`, the natural retry) would lose every
+ * input. Refused before anything is read, written or sent; a link to it is the same file.
+ */
+async function refuseFailedOverInput(file: string, failed: string | undefined): Promise<void> {
+  if (failed === undefined || file === '-') return;
+  const { resolve } = process.getBuiltinModule('node:path');
+  let same = resolve(file) === resolve(failed);
+  if (!same) {
+    try {
+      const { stat } = process.getBuiltinModule('node:fs/promises');
+      const [input, output] = await Promise.all([stat(file), stat(failed)]);
+      same = input.dev === output.dev && input.ino === output.ino;
+    } catch {
+      // One of them does not exist (yet): not the same file.
+    }
+  }
+  if (same) {
+    throw new FlagError(
+      `--failed ${failed} is the --file being read: it would be emptied before it is read; write the failures to another file`,
+    );
   }
 }
 
