@@ -40,6 +40,8 @@ export interface RetryNotice {
 export interface ApiClientOptions {
   baseUrl: string;
   messagesUrl: string;
+  /** Where each URL came from, for the message when it is refused (`STORE_BASE_URL`). */
+  urlSources?: { base: string; messages: string };
   apiKey: string;
   timeoutMs: number;
   env: Env;
@@ -101,8 +103,9 @@ export class ApiClient {
     if (!options.apiKey) {
       throw new AuthError('no API key: run `store auth login` or set STORE_API_KEY');
     }
-    this.baseUrl = parseBaseUrl(options.baseUrl, 'the base URL');
-    this.messagesUrl = parseBaseUrl(options.messagesUrl, 'the messages URL');
+    const sources = options.urlSources ?? { base: 'the base URL', messages: 'the messages URL' };
+    this.baseUrl = parseBaseUrl(options.baseUrl, sources.base);
+    this.messagesUrl = parseBaseUrl(options.messagesUrl, sources.messages);
     this.transport = new Transport({ env: options.env, timeoutMs: options.timeoutMs });
   }
 

@@ -45,6 +45,15 @@ export function parseBaseUrl(value: string, what: string): URL {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new FlagError(`${what} must be an http:// or https:// URL: ${quote(value)}`);
   }
+  // Paths are appended to the base URL: after a query or a fragment they would become part of
+  // it (`/v1?x=1` + `/pets` was sent as GET /v1?x=1%2Fpets, and answered 200).
+  if (value.includes('?') || value.includes('#')) {
+    throw new FlagError(`${what} must not have a query (?) or a fragment (#): ${quote(value)}`);
+  }
+  // The API key is the credential; a password in the URL would be shown wherever it is.
+  if (url.username !== '' || url.password !== '') {
+    throw new FlagError(`${what} must not contain a user name or password: ${quote(url.host)}`);
+  }
   return url;
 }
 

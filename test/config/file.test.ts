@@ -241,6 +241,70 @@ describe('a config file that cannot be read', () => {
   });
 });
 
+describe('a base URL with a query, a fragment or a password', () => {
+  it.each([
+    [
+      'a query',
+      'https://x.example/v1?x=1',
+      'must not have a query (?) or a fragment (#): "https://x.example/v1?x=1"',
+    ],
+    [
+      'an empty query',
+      'https://x.example/v1?',
+      'must not have a query (?) or a fragment (#): "https://x.example/v1?"',
+    ],
+    [
+      'a fragment',
+      'https://x.example/v1#frag',
+      'must not have a query (?) or a fragment (#): "https://x.example/v1#frag"',
+    ],
+    [
+      'a password',
+      'https://me:hunter2@x.example/v1',
+      'must not contain a user name or password: "x.example"',
+    ],
+  ])('with %s: refused by profile set with exit 2, nothing written', async (_what, url, why) => {
+    const { env, file } = setup();
+    for (const flag of ['--base-url', '--messages-url']) {
+      expect(await run(['profile', 'set', 'production', flag, url], { env })).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `error: ${flag} ${why}\n`,
+        prompts: [],
+      });
+    }
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('in STORE_BASE_URL: refused with exit 2 naming the variable; nothing is sent', async () => {
+    const { env } = setup({ STORE_API_KEY: KEY, STORE_BASE_URL: 'https://x.example/v1?x=1' });
+    expect(await run(['pets', 'list'], { env })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: STORE_BASE_URL must not have a query (?) or a fragment (#): "https://x.example/v1?x=1"\n',
+      prompts: [],
+    });
+    expect(unexpected).toEqual([]);
+  });
+
+  it('in a profile of config.json: refused with exit 2 naming the profile; nothing is sent', async () => {
+    const { env, file } = setup({ STORE_API_KEY: KEY });
+    writeConfigFile(
+      file,
+      JSON.stringify({ profiles: { eu: { baseUrl: 'https://eu.example/v1#top' } } }),
+    );
+    expect(await run(['-p', 'eu', 'pets', 'list'], { env })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: the base URL of profile eu must not have a query (?) or a fragment (#): "https://eu.example/v1#top"\n',
+      prompts: [],
+    });
+    expect(unexpected).toEqual([]);
+  });
+});
+
 describe('a URL with control characters or white space', () => {
   it('is refused by profile set with exit 2, and nothing is written', async () => {
     const { env, file } = setup();
@@ -260,8 +324,8 @@ describe('a URL with control characters or white space', () => {
   });
 
   it.each([
-    ['STORE_BASE_URL', 'the base URL'],
-    ['STORE_MESSAGES_URL', 'the messages URL'],
+    ['STORE_BASE_URL', 'STORE_BASE_URL'],
+    ['STORE_MESSAGES_URL', 'STORE_MESSAGES_URL'],
   ])('in %s is refused with exit 2, and nothing is sent', async (variable, what) => {
     const { env } = setup({ STORE_API_KEY: KEY, [variable]: 'https://x.example/v1 \r\n' });
     const result = await run(['pets', 'list'], { env });
