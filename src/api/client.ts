@@ -98,6 +98,8 @@ export class ApiClient {
   private readonly baseUrl: URL;
   private readonly messagesUrl: URL;
   private readonly transport: Transport;
+  /** Deprecation warnings given: each once, whatever the retries and requests (a bulk add). */
+  private readonly warned = new Set<string>();
 
   constructor(private readonly options: ApiClientOptions) {
     if (!options.apiKey) {
@@ -309,9 +311,10 @@ export class ApiClient {
     if (!warn || (deprecation === undefined && sunset === undefined)) return;
     const when = sunset ? sunsetDate(sunset) : undefined;
     if (announcedSunset !== undefined && (when === undefined || when === announcedSunset)) return;
-    warn(
-      `warning: the API marks ${method} ${this.shownPath(url)} as deprecated${when ? `; it will be removed on ${when}` : ''}`,
-    );
+    const line = `warning: the API marks ${method} ${this.shownPath(url)} as deprecated${when ? `; it will be removed on ${when}` : ''}`;
+    if (this.warned.has(line)) return;
+    this.warned.add(line);
+    warn(line);
   }
 
   /** A URL as the user wrote it: its path below the base URL when it is under it. */

@@ -223,7 +223,21 @@ describe('store pets list', () => {
     });
   });
 
-  it('warns once per response that carries Deprecation or Sunset headers', async () => {
+  it('warns once, not once per attempt, when each retried answer is marked deprecated', async () => {
+    const headers = { deprecation: 'true', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' };
+    const scope = api().get('/v1/pets').times(2).reply(503, '', headers);
+    scope.get('/v1/pets').reply(200, '[]', headers);
+    const result = await run(['pets', 'list', '--json'], { env: env() });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 0,
+      stdout: '[]\n',
+      stderr: 'warning: the API marks GET /pets as deprecated; it will be removed on 2030-12-05\n',
+      prompts: [],
+    });
+  });
+
+  it('warns when a response carries Deprecation or Sunset headers', async () => {
     api()
       .get('/v1/pets')
       .reply(200, '[]', { deprecation: '@1767225600', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' });
