@@ -152,6 +152,9 @@ export class Store {
   // Changes made in the open transaction, answered once it commits.
   private pending: Waiter[] = [];
   private commitScheduled = false;
+  /** Closed on stop: a commit scheduled before it, or a change arriving after it, must not
+   * touch the database (node:sqlite throws "database is not open"). */
+  private closed = false;
 
   private constructor(
     private readonly db: DatabaseSync,
@@ -269,13 +272,16 @@ export class Store {
 
   /** Commits what is pending and closes the database. */
   close(): void {
+    if (this.closed) return;
     this.settle();
+    this.closed = true;
     this.db.close();
   }
 
   /** Runs a change in the open transaction (starting one if needed); resolves with its result
    * once that transaction is committed. */
   private write<T>(change: () => T): Promise<T> {
+    if (this.closed) return Promise.reject(new StorageError('the sandbox is stopping'));
     let value: T;
     try {
       if (!this.db.isTransaction) this.db.exec('BEGIN IMMEDIATE');
@@ -304,7 +310,7 @@ export class Store {
 
   /** Commits the open transaction, if any, and answers the changes waiting for it. */
   private settle(): void {
-    if (!this.db.isTransaction) return;
+    if (this.closed || !this.db.isTransaction) return;
     const group = this.pending.splice(0);
     try {
       this.checkFile();

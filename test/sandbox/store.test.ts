@@ -13,6 +13,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
+import { StorageError, Store } from '../../src/sandbox/store.js';
 import { call, cleanup, errorBody, KEY, start, tempDir } from './helpers.js';
 
 afterEach(cleanup);
@@ -100,6 +101,21 @@ describe('data file', () => {
     ]);
     expect((await call(second, 'GET', '/v1/store/orders')).json).toHaveLength(2);
     expect((await createPet(second, 'Next')).json).toEqual({ id: 4, name: 'Next', categoryId: 1 });
+  });
+
+  it('closes cleanly with a commit still scheduled, and refuses a change after it', async () => {
+    // `store sandbox --data` stopped (Ctrl-C) while a bulk add was writing: its last group's
+    // commit ran after close and threw "database is not open", a stack trace and exit 1.
+    const file = dataFile();
+    const store = await Store.open(file);
+    const added = store.addPet({ name: 'Tom', categoryId: 1 });
+    store.close();
+    await expect(added).resolves.toEqual({ id: 1, name: 'Tom', categoryId: 1 });
+    await new Promise((resolve) => setImmediate(resolve)); // the scheduled commit's turn
+    await expect(store.addPet({ name: 'Late', categoryId: 1 })).rejects.toThrow(
+      new StorageError('the sandbox is stopping'),
+    );
+    expect(query(file, 'SELECT name FROM pets')).toEqual([{ name: 'Tom' }]);
   });
 
   it('is seeded only while it has no pets', async () => {
