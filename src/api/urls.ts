@@ -10,6 +10,11 @@ export function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
+/** The same for an address as given to listen() (`::1`, not `[::1]`): `store sandbox --host`. */
+export function isLoopbackAddress(address: string): boolean {
+  return isLoopbackHost(address.includes(':') ? `[${address}]` : address);
+}
+
 /** A base URL the key may be sent to: https anywhere, plain http on loopback only. */
 export function checkKeyTarget(url: URL): void {
   if (url.protocol === 'https:') return;

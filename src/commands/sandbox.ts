@@ -1,6 +1,7 @@
 // `store sandbox`: a verb-less command, so it sits beside the noun folders. It runs the
 // reference server from src/sandbox/ until Ctrl-C or SIGTERM.
-import { isLoopbackHost } from '../api/urls.js';
+import { isLoopbackAddress } from '../api/urls.js';
+import { quote } from '../config/quote.js';
 import type { Context } from '../context.js';
 import { ConfigError, FlagError } from '../errors.js';
 import * as z from '../zod.js';
@@ -60,11 +61,6 @@ export const command = defineCommand({
 
 export async function run(opts: SandboxCommandOptions, ctx: Context): Promise<void> {
   const { io, signal } = ctx;
-  if (!isLoopbackHost(opts.host)) {
-    ctx.warn(
-      `warning: listening on ${opts.host}, which is not loopback: others can reach the sandbox`,
-    );
-  }
   // Loaded only here: no other command pays for the server.
   const { startSandbox, announceSandbox } = await import('../sandbox/server.js');
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
@@ -78,14 +74,12 @@ export async function run(opts: SandboxCommandOptions, ctx: Context): Promise<vo
       log: (line) => io.err(`${line}\n`),
     });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') {
-      throw new FlagError(
-        `port ${opts.port} on ${opts.host} is already in use; choose another with --port`,
-      );
-    }
-    if (code === 'EDATA') throw new ConfigError((error as Error).message);
-    throw error;
+    throw listenError(error, opts);
+  }
+  if (!isLoopbackAddress(opts.host)) {
+    ctx.warn(
+      `warning: listening on ${opts.host}, which is not loopback: others can reach the sandbox`,
+    );
   }
   io.out(`${sandbox.url}\n`);
   // Recorded in the config folder, so that `store -p sandbox` finds it on any port.
@@ -99,4 +93,32 @@ export async function run(opts: SandboxCommandOptions, ctx: Context): Promise<vo
   announcement.withdraw();
   await sandbox.close();
   io.err('Sandbox stopped\n');
+}
+
+/** Why the server could not start, said as the flag to change (exit 2) where it is one. */
+function listenError(error: unknown, opts: SandboxCommandOptions): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  switch (code) {
+    case 'EADDRINUSE':
+      return new FlagError(
+        `port ${opts.port} on ${opts.host} is already in use; choose another with --port`,
+      );
+    case 'EACCES':
+      return new FlagError(
+        `no permission to listen on port ${opts.port}; choose one above 1023 with --port`,
+      );
+    // A name that does not resolve, an address of another machine or family.
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EAI_FAIL':
+    case 'EADDRNOTAVAIL':
+    case 'EAFNOSUPPORT':
+      return new FlagError(
+        `cannot listen on --host ${quote(opts.host)}: not an address of this machine (${code})`,
+      );
+    case 'EDATA':
+      return new ConfigError((error as Error).message);
+    default:
+      return error;
+  }
 }

@@ -31,6 +31,18 @@ describe('store sandbox', () => {
     });
   });
 
+  it('refuses an address that is not this machine’s with exit 2, one line, no warning first', async () => {
+    // 192.0.2.1 is TEST-NET-1 (RFC 5737): never an address of this machine, and no DNS asked.
+    const result = await store(['sandbox', '--port', '0', '--host', '192.0.2.1']);
+    expect(result).toEqual({
+      code: 2,
+      signal: null,
+      stdout: '',
+      stderr:
+        'error: cannot listen on --host "192.0.2.1": not an address of this machine (EADDRNOTAVAIL)\n',
+    });
+  });
+
   it('keeps --data across a restart', async () => {
     const data = join(tempDir(), 'store.json');
     sandbox = await startSandbox(['--data', data]);

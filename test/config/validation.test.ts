@@ -1,7 +1,7 @@
 // What may be stored in or taken for a profile: URLs with nothing invisible in them, names
 // from a small alphabet, and the warnings `profile set` prints for a URL it saves anyway.
 import { describe, expect, it } from 'vitest';
-import { baseUrlWarnings, parseBaseUrl } from '../../src/api/urls.js';
+import { baseUrlWarnings, isLoopbackAddress, parseBaseUrl } from '../../src/api/urls.js';
 import { checkProfileName, PROFILE_NAME_RULE } from '../../src/config/profiles.js';
 import { FlagError } from '../../src/errors.js';
 
@@ -44,6 +44,20 @@ describe('parseBaseUrl', () => {
     expect(parseBaseUrl('https://x.example/v1/a%20b', 'STORE_BASE_URL').href).toBe(
       'https://x.example/v1/a%20b',
     );
+  });
+});
+
+describe('isLoopbackAddress (store sandbox --host)', () => {
+  it.each([
+    ['127.0.0.1', true],
+    ['127.1.2.3', true],
+    ['localhost', true],
+    ['::1', true],
+    ['0.0.0.0', false],
+    ['::', false],
+    ['192.0.2.1', false],
+  ])('%s: %s', (address, loopback) => {
+    expect(isLoopbackAddress(address)).toBe(loopback);
   });
 });
 
