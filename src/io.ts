@@ -23,7 +23,8 @@ export interface IOStreams {
   colorErr: boolean;
   /** Cells per line of the terminal stdout is on (see terminalColumns). */
   readonly columns: number;
-  out(text: string): void;
+  /** Results; bytes where they must reach stdout as they are (`store api` in a pipe). */
+  out(text: string | Uint8Array): void;
   err(text: string): void;
   /**
    * The error that stopped writes to stdout (ENOSPC, EIO, EPIPE when the reader left), once

@@ -220,15 +220,22 @@ function printResponse(response: ApiResponse, include: boolean, ctx: Context): v
     }
     io.out(`${shown(lines.join('\n'))}\n\n`);
   }
-  if (response.body.length === 0) return;
-  const text = response.body.toString('utf8');
-  let data: unknown;
+  const { body } = response;
+  if (body.length === 0) return;
+  const text = body.toString('utf8');
+  let json: { data: unknown } | undefined;
   try {
-    data = parseJson(text);
+    json = { data: parseJson(text) };
   } catch {
-    io.out(shown(text));
+    // Not JSON: text on a terminal, bytes in a pipe.
+  }
+  if (!io.stdoutIsTTY) {
+    // As sent, byte for byte: a body need not be UTF-8 (decoding would turn bytes into U+FFFD).
+    io.out(body);
+    if (json && body[body.length - 1] !== NEWLINE) io.out('\n');
     return;
   }
-  if (io.stdoutIsTTY) io.out(`${stringifyJson(data, 2)}\n`);
-  else io.out(text.endsWith('\n') ? text : `${text}\n`);
+  io.out(json ? `${stringifyJson(json.data, 2)}\n` : shown(text));
 }
+
+const NEWLINE = 0x0a;

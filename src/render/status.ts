@@ -85,8 +85,11 @@ export class StatusBoard {
   }
 
   /** Called after a write that reached the terminal. */
-  afterWrite(text: string): void {
-    if (text !== '') this.atLineStart = text.endsWith('\n');
+  afterWrite(text: string | Uint8Array): void {
+    if (text.length > 0) {
+      const last = typeof text === 'string' ? text.charCodeAt(text.length - 1) : text.at(-1);
+      this.atLineStart = last === 0x0a;
+    }
     this.draw();
   }
 

@@ -232,6 +232,21 @@ describe('store api', () => {
     expect(tty.stdout).toBe('plain \\x1b[31mtext');
   });
 
+  it('prints a body that is not UTF-8 byte for byte when piped, JSON whose text is not either', async () => {
+    const bytes = Buffer.from([0x00, 0x01, 0xff, 0xfe, 0x80, 0x0a, 0x41]);
+    const json = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xe9]), Buffer.from('"}')]);
+    const scope = api()
+      .get('/v1/blob')
+      .reply(200, bytes, { 'content-type': 'application/octet-stream' })
+      .get('/v1/latin1')
+      .reply(200, json, JSON_TYPE);
+    const blob = await run(['api', '/blob'], { env: env(), stdoutBytes: true });
+    const latin1 = await run(['api', '/latin1'], { env: env(), stdoutBytes: true });
+    expect(scope.isDone()).toBe(true);
+    expect(blob).toEqual({ code: 0, stdout: bytes.toString('latin1'), stderr: '', prompts: [] });
+    expect(latin1.stdout).toBe(`${json.toString('latin1')}\n`);
+  });
+
   it('needs a key like every command: exit 4 and nothing sent', async () => {
     const result = await run(['api', '/pets'], { env: baseEnv() });
     expect(result.code).toBe(4);

@@ -30,6 +30,8 @@ export interface RunOptions {
   columns?: number;
   /** How long a request waits before the spinner shows; 1 s (as in a process) when not given. */
   spinnerDelayMs?: number;
+  /** stdout as bytes: decoded as latin1, one character per byte (bytes that are not UTF-8). */
+  stdoutBytes?: boolean;
   /** Stands for the restart under V8 flags that only a process can do (src/restart.ts). */
   restartWithV8Flags?: MainDeps['restartWithV8Flags'];
 }
@@ -43,9 +45,19 @@ export interface RunResult {
 }
 
 class Sink extends Writable {
-  text = '';
+  private readonly chunks: Buffer[] = [];
+
+  constructor(private readonly encoding: BufferEncoding = 'utf8') {
+    super();
+  }
+
+  /** What was written, decoded as a whole (a character may span two writes). */
+  get text(): string {
+    return Buffer.concat(this.chunks).toString(this.encoding);
+  }
+
   override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString();
+    this.chunks.push(Buffer.from(chunk));
     done();
   }
 }
@@ -58,7 +70,7 @@ export function testIO(
     typeof options.tty === 'object'
       ? options.tty
       : { stdin: options.tty, stdout: options.tty, stderr: options.tty };
-  const out = new Sink();
+  const out = new Sink(options.stdoutBytes ? 'latin1' : 'utf8');
   const err = new Sink();
   const stdin = Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]);
   const prompts: string[] = [];
