@@ -24,6 +24,8 @@ const COLUMNS: Column<AuthStatus>[] = [
   { header: 'URL FROM', value: (s) => s.baseUrlSource },
   { header: 'KEY FROM', value: (s) => s.keySource },
   { header: 'KEY', value: (s) => s.key },
+  // The verdict, last (shown only when the key was accepted: a failure is the error line).
+  { header: 'VALID', value: (s) => (s.valid ? 'yes' : 'no') },
 ];
 
 export const command = defineCommand({

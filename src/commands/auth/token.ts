@@ -1,6 +1,7 @@
 import { loginHint } from '../../config/profile-hints.js';
 import type { Context } from '../../context.js';
 import { AuthError } from '../../errors.js';
+import { writeJson } from '../../render/output.js';
 import { defineCommand } from '../define.js';
 
 export const command = defineCommand({
@@ -18,5 +19,10 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
   if (!profile.apiKey) {
     throw new AuthError(`no API key for profile ${profile.name}: ${loginHint(profile)}`);
   }
-  ctx.io.out(`${profile.apiKey}\n`);
+  // --json: one JSON document, as everywhere (the key itself, unmasked: that is the command).
+  if (ctx.options.json) {
+    writeJson(ctx.io, { profile: profile.name, keySource: profile.keySource, key: profile.apiKey });
+  } else {
+    ctx.io.out(`${profile.apiKey}\n`);
+  }
 }

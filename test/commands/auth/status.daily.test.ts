@@ -14,7 +14,7 @@ describe('store auth status', () => {
     expect(tsv).toEqual({
       code: 0,
       stdout:
-        'PROFILE\tBASE URL\tURL FROM\tKEY FROM\tKEY\nproduction\thttp://127.0.0.1:4999/v1\tenv\tenv\t****wxyz\n',
+        'PROFILE\tBASE URL\tURL FROM\tKEY FROM\tKEY\tVALID\nproduction\thttp://127.0.0.1:4999/v1\tenv\tenv\t****wxyz\tyes\n',
       stderr: '',
       prompts: [],
     });

@@ -17,7 +17,7 @@ describe('store auth status', () => {
     expect(result).toEqual({
       code: 0,
       stdout:
-        'PROFILE\tBASE URL\tURL FROM\tKEY FROM\tKEY\nproduction\thttps://api.animal-store.example/v1\tprofile\tconfig\t****wxyz\n',
+        'PROFILE\tBASE URL\tURL FROM\tKEY FROM\tKEY\tVALID\nproduction\thttps://api.animal-store.example/v1\tprofile\tconfig\t****wxyz\tyes\n',
       stderr: '',
       prompts: [],
     });

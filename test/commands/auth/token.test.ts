@@ -35,6 +35,17 @@ describe('store auth token', () => {
     });
   });
 
+  it('prints one JSON object with --json: the profile, where the key comes from, the key', async () => {
+    const { env, file } = setup();
+    writeConfigFile(file, JSON.stringify({ profiles: { staging: { apiKey: KEY } } }));
+    expect(await run(['-p', 'staging', 'auth', 'token', '--json'], { env })).toEqual({
+      code: 0,
+      stdout: `{"profile":"staging","keySource":"config","key":"${KEY}"}\n`,
+      stderr: '',
+      prompts: [],
+    });
+  });
+
   it('exits 4 when there is no key', async () => {
     const { env } = setup();
     expect(await run(['auth', 'token'], { env })).toEqual({
