@@ -173,6 +173,13 @@ export function resolveProfile(
   };
 }
 
+/** A profile's URLs as `profile list` shows them: as stored, and the sandbox's where one runs
+ * (what `-p sandbox` reaches), without this invocation's STORE_BASE_URL. */
+export function listedSettings(config: ConfigData, env: Env, name: string): ProfileSettings {
+  const settings = profileSettings(config, name);
+  return withRunningSandbox(config, { ...env, STORE_BASE_URL: undefined }, name, settings);
+}
+
 /** The built-in sandbox profile goes to the sandbox that runs (any port), as its record in
  * the config folder says, unless the user set its base URL, or STORE_BASE_URL is set. */
 function withRunningSandbox(

@@ -1,7 +1,7 @@
 import {
   BUILTIN_PROFILES,
+  listedSettings,
   profileNames,
-  profileSettings,
   selectedProfile,
   storedProfile,
 } from '../../config/profiles.js';
@@ -43,7 +43,7 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
   const data = (await ctx.config()).read();
   const current = selectedProfile(data, ctx.env, ctx.options.profile).name;
   const rows = profileNames(data).map((name): ProfileRow => {
-    const settings = profileSettings(data, name);
+    const settings = listedSettings(data, ctx.env, name);
     return {
       name,
       baseUrl: settings.baseUrl,

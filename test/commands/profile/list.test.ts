@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { publishSandbox } from '../../../src/config/sandbox-record.js';
 import { run, configSetup as setup } from '../../helpers/cli.js';
 import {
   BUILTIN_ROWS,
@@ -36,6 +37,30 @@ describe('store profile list', () => {
       stderr: '',
       prompts: [],
     });
+  });
+
+  it('shows the running sandbox’s URL for the sandbox profile, as -p sandbox reaches it', async () => {
+    const { env, dir } = setup({ STORE_BASE_URL: 'https://elsewhere.example/v1' });
+    const running = 'http://127.0.0.1:40123/v1';
+    const published = publishSandbox(dir, running);
+    try {
+      const result = await run(['profile', 'list'], { env });
+      expect(result.code).toBe(0);
+      // STORE_BASE_URL is this invocation's override: the list shows the profiles themselves.
+      expect(result.stdout.split('\n')[3]).toBe(`\tsandbox\t${running}\t${running}\tbuilt-in`);
+      const json = await run(['profile', 'list', '--json'], { env });
+      expect(JSON.parse(json.stdout)[2]).toEqual({
+        name: 'sandbox',
+        baseUrl: running,
+        messagesUrl: running,
+        current: false,
+        hasKey: false,
+      });
+    } finally {
+      published.remove();
+    }
+    const after = await run(['profile', 'list', '--json'], { env });
+    expect(JSON.parse(after.stdout)[2].baseUrl).toBe(SANDBOX_URL);
   });
 
   it('says whether a key is stored, never the key itself', async () => {
