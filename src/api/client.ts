@@ -239,8 +239,10 @@ export class ApiClient {
       for (const issue of parsed.error.issues) {
         this.trace(`! ${issue.path.join('.') || '(body)'}: ${issue.message}`);
       }
+      // Under --debug the details are the trace lines just above.
+      const hint = this.options.trace ? '' : '; run with --debug for details';
       throw new ResponseError(
-        `the server sent a response of an unexpected shape (HTTP ${status}); run with --debug for details`,
+        `the server sent a response of an unexpected shape (HTTP ${status})${hint}`,
         status,
       );
     }

@@ -196,6 +196,10 @@ describe('store pets list', () => {
     const debug = await run(['pets', 'list', '--debug'], { env: env() });
     expect(debug.code).toBe(1);
     expect(debug.stderr).toContain('! 0.id: ');
+    // The hint to run with --debug is not given to one who did.
+    expect(debug.stderr).toMatch(
+      /\nerror: the server sent a response of an unexpected shape \(HTTP 200\)\n$/,
+    );
     expect(debug.stderr).toContain('> GET https://api.animal-store.example/v1/pets\n');
     expect(debug.stderr).toContain('> authorization: Bearer ****wxyz\n');
     expect(debug.stderr).not.toContain(KEY);
