@@ -56,6 +56,12 @@ export function colorAllowed(isTTY: boolean, env: Env, noColorFlag = false): boo
   return isTTY && env.TERM !== 'dumb';
 }
 
+/** Whether stderr may carry a line redrawn in place (spinner, progress): a terminal that
+ * understands cursor moves; TERM=dumb would show the erase sequences as text. */
+export function statusLineAllowed(isTTY: boolean, env: Env): boolean {
+  return isTTY && env.TERM !== 'dumb';
+}
+
 export async function readAll(stream: Readable, signal?: AbortSignal): Promise<string> {
   const chunks: Buffer[] = [];
   const onAbort = () => stream.destroy(new CancelledError());
@@ -111,6 +117,8 @@ export interface IOParts {
   stderrIsTTY: boolean;
   colorOut: boolean;
   colorErr: boolean;
+  /** Lines redrawn in place on stderr (statusLineAllowed); stderrIsTTY when not given. */
+  statusLine?: boolean;
   /** Widths of stdout's and stderr's terminals, read when needed (a terminal can be resized). */
   columns: () => number;
   stderrColumns: () => number;
@@ -127,7 +135,11 @@ export function createIO(parts: IOParts): IOStreams {
   const { stdout, stderr, stdoutIsTTY, stderrIsTTY } = parts;
   let outputError: NodeJS.ErrnoException | undefined;
   let errorError: NodeJS.ErrnoException | undefined;
-  const board = new StatusBoard(stderrIsTTY, (text) => writeErr(text), parts.stderrColumns);
+  const board = new StatusBoard(
+    parts.statusLine ?? stderrIsTTY,
+    (text) => writeErr(text),
+    parts.stderrColumns,
+  );
 
   // A stream that fails (a full disk, a closed pipe) fails once: later writes are dropped,
   // and the failure is kept for the command and the exit code instead of being thrown.
@@ -230,6 +242,7 @@ export function systemIO(proc: SystemProcess): IOStreams {
     stderrIsTTY,
     colorOut: colorAllowed(stdoutIsTTY, proc.env),
     colorErr: colorAllowed(stderrIsTTY, proc.env),
+    statusLine: statusLineAllowed(stderrIsTTY, proc.env),
     columns: () => terminalColumns(proc.env, proc.stdout),
     stderrColumns: () => terminalColumns(proc.env, proc.stderr),
     readStdin: (signal) => readAll(proc.stdin, signal),

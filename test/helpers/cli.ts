@@ -6,7 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { CancelledError } from '../../src/errors.js';
-import { colorAllowed, createIO, type Env, type IOStreams, readAll } from '../../src/io.js';
+import {
+  colorAllowed,
+  createIO,
+  type Env,
+  type IOStreams,
+  readAll,
+  statusLineAllowed,
+} from '../../src/io.js';
 import { type MainDeps, main } from '../../src/main.js';
 import { afterThisTest } from './cleanup.js';
 
@@ -86,6 +93,7 @@ export function testIO(
     stderrIsTTY: tty.stderr === true,
     colorOut: colorAllowed(tty.stdout === true, env),
     colorErr: colorAllowed(tty.stderr === true, env),
+    statusLine: statusLineAllowed(tty.stderr === true, env),
     columns,
     stderrColumns: columns,
     readStdin: (signal) => readAll(stdin, signal),

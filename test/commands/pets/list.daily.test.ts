@@ -224,6 +224,16 @@ describe('store pets list: waiting', () => {
     );
   });
 
+  it('shows no spinner on a terminal that cannot redraw a line (TERM=dumb)', async () => {
+    api().get('/v1/pets').delay(300).reply(200, ROW);
+    const result = await run(['pets', 'list', '--json'], {
+      env: { ...env(), TERM: 'dumb' },
+      tty: true,
+      spinnerDelayMs: 0,
+    });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+  });
+
   it('shows no spinner when stderr is not a terminal', async () => {
     api().get('/v1/pets').delay(100).reply(200, ROW);
     const result = await run(['pets', 'list'], {
