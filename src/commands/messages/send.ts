@@ -48,6 +48,8 @@ async function messageText(text: string | undefined, ctx: Context): Promise<stri
   if (text === undefined && ctx.io.stdinIsTTY) {
     throw new FlagError('give the message as an argument, or pipe it on stdin');
   }
+  // An explicit '-' at a terminal: say what is awaited, as `pets add --file -` does.
+  if (ctx.io.stdinIsTTY) ctx.io.err('Type the message; Ctrl-D to send it\n');
   return stripNewline(await ctx.io.readStdin(ctx.signal));
 }
 

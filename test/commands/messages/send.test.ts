@@ -61,6 +61,26 @@ describe('store messages send', () => {
     });
   });
 
+  it('with - on a terminal, says what it waits for, then sends what was typed', async () => {
+    const scope = api()
+      .post('/v1/messages', '{"message":"typed here"}')
+      .reply(201, { id: 'm1', message: 'typed here', status: 'queued', createdAt: 'now' });
+    const result = await run(['messages', 'send', '-', '--json'], {
+      env: { ...env(), NO_COLOR: '1' },
+      tty: { stdin: true, stderr: true },
+      stdin: 'typed here\n',
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 0,
+      stdout: '{"id":"m1","message":"typed here","status":"queued","createdAt":"now"}\n',
+      stderr:
+        'Type the message; Ctrl-D to send it\n' +
+        'Using profile production (https://api.animal-store.example/v1)\n',
+      prompts: [],
+    });
+  });
+
   it('maps a 400 Error body to exit 3', async () => {
     api()
       .post('/v1/messages')
