@@ -69,6 +69,23 @@ export class NetworkError extends CliError {
   readonly unreachable: boolean;
 }
 
+/**
+ * Whether the server may have acted on a request that failed: it timed out or was cut off once
+ * sent (not refused outright), or a success came back that could not be read. After a POST, what
+ * it creates may exist: sending it again could make it twice.
+ */
+export function mayHaveActed(error: unknown): boolean {
+  if (error instanceof NetworkError) return !error.unreachable;
+  const status = error instanceof ResponseError ? error.status : null;
+  return status !== null && status >= 200 && status < 300;
+}
+
+/** `error`, its message ending with `note` when the server may have acted (mayHaveActed). */
+export function notingMaybeActed(error: unknown, note: string): unknown {
+  if (error instanceof CliError && mayHaveActed(error)) error.message = `${error.message}; ${note}`;
+  return error;
+}
+
 /** A response the client cannot use: wrong shape, redirect, too large. */
 export class ResponseError extends CliError {
   override name = 'ResponseError';

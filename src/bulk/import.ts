@@ -10,7 +10,15 @@ import type { RetryNotice } from '../api/client.js';
 import { createPet } from '../api/pets.js';
 import { PET_COLUMNS } from '../commands/pets/columns.js';
 import type { Context } from '../context.js';
-import { CliError, ExitCode, FlagError, NetworkError, SilentExit } from '../errors.js';
+import {
+  CliError,
+  ExitCode,
+  FlagError,
+  mayHaveActed,
+  NetworkError,
+  notingMaybeActed,
+  SilentExit,
+} from '../errors.js';
 import { stringifyJson } from '../json.js';
 import { BulkReport, type Outcome } from '../render/bulk-report.js';
 import type { NewPet } from '../schemas.js';
@@ -105,11 +113,6 @@ function stopsTheImport(error: CliError): boolean {
   return error instanceof NetworkError && error.unreachable;
 }
 
-/** A POST that timed out or whose connection broke may have been acted on. */
-function mayHaveCreated(error: CliError): boolean {
-  return error instanceof NetworkError && !error.unreachable;
-}
-
 /**
  * V8 sizes its heap to the allocation rate: a 10,000-animal import, 15 MB live after a GC,
  * peaked near 205 MiB of RSS with V8's defaults. With its young generation bounded and its
@@ -181,8 +184,8 @@ export async function importPets(
     } catch (error) {
       if (!(error instanceof CliError)) throw error;
       if (stopsTheImport(error)) stopped ??= { n, error };
-      if (mayHaveCreated(error)) {
-        error.message = `${error.message}; the animal may have been created`;
+      if (mayHaveActed(error)) {
+        notingMaybeActed(error, 'the animal may have been created');
         return { kind: 'failed', error, uncertain: true };
       }
       return { kind: 'failed', error };

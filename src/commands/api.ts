@@ -3,10 +3,11 @@
 // the layer is general: nothing here is special-cased below this file.
 
 import type { ApiClient, ApiResponse } from '../api/client.js';
+import { isIdempotent } from '../api/retry.js';
 import { statusText } from '../api/status-text.js';
 import { FILES, words } from '../completion/hints.js';
 import type { Context } from '../context.js';
-import { FlagError } from '../errors.js';
+import { FlagError, notingMaybeActed } from '../errors.js';
 import { parseJson, stringifyJson } from '../json.js';
 import { sanitize } from '../render/sanitize.js';
 import { INT64_MAX, INT64_MIN } from '../schemas.js';
@@ -120,7 +121,15 @@ export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
   } else if (!inQuery && fields.length > 0) {
     json = Object.fromEntries(fields);
   }
-  const response = await api.request({ method, path: url, headers, json, body });
+  let response: Awaited<ReturnType<typeof api.request>>;
+  try {
+    response = await api.request({ method, path: url, headers, json, body });
+  } catch (error) {
+    // Sending a POST or PATCH again could act twice (the others may simply be run again).
+    throw isIdempotent(method)
+      ? error
+      : notingMaybeActed(error, `the server may have acted on the ${method}`);
+  }
   printResponse(response, opts.include, ctx);
   if (response.status < 200 || response.status >= 300) throw api.errorFor(response);
 }

@@ -168,6 +168,48 @@ describe('retries', () => {
   });
 });
 
+describe('a write whose fate is unknown says so', () => {
+  it('pets add cut off after sending, or answered 201 with what cannot be read: may have been created', async () => {
+    const host = (url: string) => new URL(url).host;
+    const cut = await faultServer((req) => req.socket.destroy());
+    const garbled = await faultServer((_req, res) => reply(res, 201, '{"id":"one"}'));
+    const note =
+      'the animal may have been created: look with `store pets list` before adding it again';
+    expect(await run(ADD, { env: envFor(cut.url) })).toEqual({
+      code: 6,
+      stdout: '',
+      stderr: `error: cannot reach ${host(cut.url)}: connection closed unexpectedly; ${note}\n`,
+      prompts: [],
+    });
+    expect(await run(ADD, { env: envFor(garbled.url) })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: the server sent a response of an unexpected shape (HTTP 201); run with --debug for details; ${note}\n`,
+      prompts: [],
+    });
+  });
+
+  it('messages send and store api -X POST after a timeout; not a GET, nor a POST refused outright', async () => {
+    const silent = await faultServer(() => {}); // never answers
+    const host = silent.origin.slice(7);
+    const env = envFor(silent.url, { STORE_TIMEOUT: '0.3' });
+    expect((await run(['messages', 'send', 'hi'], { env })).stderr).toBe(
+      `error: request to ${host} timed out after 0.3s; the message may have been sent\n`,
+    );
+    expect((await run(['api', '-X', 'POST', '/pets'], { env })).stderr).toBe(
+      `error: request to ${host} timed out after 0.3s; the server may have acted on the POST\n`,
+    );
+    expect((await run(['api', '/pets'], { env })).stderr).toBe(
+      `error: request to ${host} timed out after 0.3s\n`,
+    );
+    const port = await closedPort();
+    const refused = await run(ADD, { env: envFor(`http://127.0.0.1:${port}/v1`) });
+    expect(refused.stderr).toBe(
+      `error: cannot reach 127.0.0.1:${port}: connection refused (after 3 attempts)\n`,
+    );
+  });
+});
+
 describe('pets add --file when the server goes away', () => {
   it('reports the rest as not sent once the server cannot be reached, instead of retrying each', async () => {
     const port = await closedPort();

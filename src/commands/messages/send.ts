@@ -1,6 +1,6 @@
 import { sendMessage } from '../../api/messages.js';
 import type { Context } from '../../context.js';
-import { FlagError } from '../../errors.js';
+import { FlagError, notingMaybeActed } from '../../errors.js';
 import { type Column, renderItem } from '../../render/output.js';
 import type { Message } from '../../schemas.js';
 import * as z from '../../zod.js';
@@ -38,7 +38,13 @@ export const command = defineCommand({
 export async function run(opts: SendOptions, ctx: Context): Promise<void> {
   const text = await messageText(opts.text, ctx);
   if (text === '') throw new FlagError('the message is empty; nothing was sent');
-  const message = await sendMessage(await ctx.api(), text);
+  const api = await ctx.api();
+  let message: Awaited<ReturnType<typeof sendMessage>>;
+  try {
+    message = await sendMessage(api, text);
+  } catch (error) {
+    throw notingMaybeActed(error, 'the message may have been sent');
+  }
   await renderItem(ctx.io, message, MESSAGE_COLUMNS, ctx.options);
 }
 

@@ -7,7 +7,7 @@ import {
   importPets,
 } from '../../bulk/import.js';
 import type { Context } from '../../context.js';
-import { CancelledError, FlagError } from '../../errors.js';
+import { CancelledError, FlagError, notingMaybeActed } from '../../errors.js';
 import { renderItem } from '../../render/output.js';
 import { sanitize } from '../../render/sanitize.js';
 import { type Int64, type NewPet, PET_STATUSES, type PetStatus } from '../../schemas.js';
@@ -101,7 +101,17 @@ export async function run(opts: AddOptions, ctx: Context): Promise<void> {
   if ('pet' in opts) {
     // Asked for (or refused) before the profile and its key are even looked at.
     const pet = await completePet(opts.pet, ctx);
-    await renderItem(ctx.io, await createPet(await ctx.api(), pet), PET_COLUMNS, ctx.options);
+    const api = await ctx.api();
+    let created: Awaited<ReturnType<typeof createPet>>;
+    try {
+      created = await createPet(api, pet);
+    } catch (error) {
+      throw notingMaybeActed(
+        error,
+        'the animal may have been created: look with `store pets list` before adding it again',
+      );
+    }
+    await renderItem(ctx.io, created, PET_COLUMNS, ctx.options);
     return;
   }
   // A large import's memory is bounded by flags given at start-up: the process starts over
