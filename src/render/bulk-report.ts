@@ -116,7 +116,7 @@ export class BulkReport {
     if (this.failed.length > 0) parts.push(`${this.failed.length} failed (${inputs(this.failed)})`);
     if (this.uncertain.length > 0) {
       parts.push(
-        `${this.uncertain.length} may have been created (${inputs(this.uncertain)}: timed out or cut off)`,
+        `${this.uncertain.length} may have been created (${inputs(this.uncertain)}: timed out, cut off or unreadable)`,
       );
     }
     if (this.notSent.length > 0)

@@ -284,7 +284,26 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     expect(result.code).toBe(6);
     expect(result.stderr).toBe(
       `error: input 2: request to ${server.origin.slice(7)} timed out after 0.3s; the animal may have been created\n` +
-        '2 created, 1 may have been created (input 2: timed out or cut off)\n',
+        '2 created, 1 may have been created (input 2: timed out, cut off or unreadable)\n',
+    );
+    expect(readFileSync(failed, 'utf8')).toBe(`${PET_LINE(2)}\n`);
+  });
+
+  it('counts a 201 whose body cannot be read as "may have been created", not as a failure to retry blindly', async () => {
+    const failed = join(tempDir(), 'retry.ndjson');
+    const server = await faultServer((_req, res, n) =>
+      n === 2
+        ? reply(res, 201, 'not json')
+        : reply(res, 201, createdOf(server.seen[n - 1]?.body ?? '{}', n)),
+    );
+    const result = await run(
+      ['pets', 'add', '--file', '-', '--concurrency', '1', '--failed', failed],
+      { env: envFor(server.url), stdin: stdinOf(3) },
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'error: input 2: the server sent a response that is not JSON (HTTP 201); the animal may have been created\n' +
+        '2 created, 1 may have been created (input 2: timed out, cut off or unreadable)\n',
     );
     expect(readFileSync(failed, 'utf8')).toBe(`${PET_LINE(2)}\n`);
   });
