@@ -39,6 +39,13 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
     : (await io.readStdin(ctx.signal)).trim();
   if (key === '') throw new FlagError('the key is empty; nothing was saved');
   if (/\s/.test(key)) throw new FlagError('the key contains white space; nothing was saved');
+  // An HTTP header carries visible ASCII only: any other character could never be sent, and
+  // with --no-verify every later command would fail on it.
+  if (!/^[\x21-\x7e]+$/.test(key)) {
+    throw new FlagError(
+      'the key contains a character other than visible ASCII, which no request can carry; nothing was saved',
+    );
+  }
 
   if (opts.verify) await verify(key, ctx);
   const config = await ctx.config();

@@ -130,17 +130,23 @@ describe('store auth login', () => {
     expect(unexpected).toEqual([]);
   });
 
+  const NOT_ASCII =
+    'the key contains a character other than visible ASCII, which no request can carry; nothing was saved';
   it.each([
     ['empty', '', 'the key is empty; nothing was saved'],
     ['only a newline', '\n', 'the key is empty; nothing was saved'],
     ['with a space', 'abc def-12345678\n', 'the key contains white space; nothing was saved'],
     ['with a tab', 'abc\tdef-12345678\n', 'the key contains white space; nothing was saved'],
+    ['not ASCII', 'clé-12345678\n', NOT_ASCII],
+    ['with a control character', 'abc\u0007def-12345678\n', NOT_ASCII],
   ])(
-    'refuses a key that is %s with exit 2, sends and saves nothing',
+    'refuses a key that is %s with exit 2, sends and saves nothing (--no-verify too)',
     async (_what, stdin, message) => {
       const { env, file } = setup();
-      const result = await run(['auth', 'login', '--with-key'], { env, stdin });
-      expect(result).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\n`, prompts: [] });
+      for (const flags of [[], ['--no-verify']]) {
+        const result = await run(['auth', 'login', '--with-key', ...flags], { env, stdin });
+        expect(result).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\n`, prompts: [] });
+      }
       expect(existsSync(file)).toBe(false);
       expect(unexpected).toEqual([]);
     },
