@@ -156,6 +156,8 @@ export async function renderAny(io: IOStreams, data: unknown, options: OutputOpt
     writeJson(io, data);
     return;
   }
+  // No rows, so no keys: a header line would be an empty line.
+  if (data.length === 0) return;
   // Widest cell per key, measured only on a terminal (it decides which columns fit).
   const measure = io.stdoutIsTTY;
   const natural = new Map<string, number>();

@@ -34,6 +34,23 @@ describe('store orders list', () => {
     });
   });
 
+  it('an empty list: nothing in a pipe, "No orders found" on a terminal, [] with --json', async () => {
+    api().get('/v1/store/orders').times(3).reply(200, '[]');
+    expect(await run(['orders', 'list'], { env: env() })).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+      prompts: [],
+    });
+    expect(await run(['orders', 'list'], { env: { ...env(), NO_COLOR: '1' }, tty: true })).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'No orders found\n',
+      prompts: [],
+    });
+    expect((await run(['orders', 'list', '--json'], { env: env() })).stdout).toBe('[]\n');
+  });
+
   it('prints the API data exactly with --json', async () => {
     api().get('/v1/store/orders').reply(200, '[{"id":9007199254740993}]');
     const result = await run(['orders', 'list', '--json'], { env: env() });
