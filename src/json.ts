@@ -79,15 +79,27 @@ function escapeControls(json: string): string {
   );
 }
 
+/** What parsed but cannot be written back: nested deeper than JSON.stringify's recursion goes
+ * (JSON.parse is not recursive: a server can send 20,000 levels). */
+export class JsonDepthError extends Error {
+  override name = 'JsonDepthError';
+}
+
 /** Serialises a value; BigInt values are written as plain JSON integers. */
 export function stringifyJson(value: unknown, indent?: number): string {
   let json: string;
   try {
-    // Native and fast; it throws a TypeError only when it meets a BigInt.
-    json = JSON.stringify(value, undefined, indent);
+    try {
+      // Native and fast; it throws a TypeError only when it meets a BigInt.
+      json = JSON.stringify(value, undefined, indent);
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error;
+      json = JSON.stringify(value, writeBigInts, indent);
+    }
   } catch (error) {
-    if (!(error instanceof TypeError)) throw error;
-    json = JSON.stringify(value, writeBigInts, indent);
+    if (error instanceof RangeError)
+      throw new JsonDepthError('the data is nested too deeply to be written as JSON');
+    throw error;
   }
   return escapeControls(json);
 }

@@ -12,7 +12,7 @@ import {
   toReport,
 } from './errors.js';
 import { describeWriteError, type Env, type IOStreams, systemIO } from './io.js';
-import { stringifyJson } from './json.js';
+import { JsonDepthError, stringifyJson } from './json.js';
 import { sanitize } from './render/sanitize.js';
 import { restartWithV8Flags } from './restart.js';
 import { version } from './version.js';
@@ -136,6 +136,9 @@ function toCliError(error: unknown): CliError | number {
     return new FlagError(message);
   }
   if (error instanceof CliError) return error;
+  // Data it cannot write (a server's 20,000 levels of nesting): a failure, not a bug.
+  if (error instanceof JsonDepthError)
+    return new CliError(error.message, ExitCode.failure, 'too_deep');
   const message = error instanceof Error ? error.message : String(error);
   return new CliError(`internal error: ${message}`, ExitCode.failure, 'internal_error');
 }

@@ -51,6 +51,24 @@ describe('store orders list', () => {
     expect((await run(['orders', 'list', '--json'], { env: env() })).stdout).toBe('[]\n');
   });
 
+  it('data nested deeper than it can write: one error line, exit 1, not an internal error', async () => {
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    api().get('/v1/store/orders').times(2).reply(200, deep);
+    const message = 'the data is nested too deeply to be written as JSON';
+    expect(await run(['orders', 'list'], { env: env() })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: ${message}\n`,
+      prompts: [],
+    });
+    expect(await run(['orders', 'list', '--json'], { env: env() })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `{"error":{"code":"too_deep","message":"${message}","status":null}}\n`,
+      prompts: [],
+    });
+  });
+
   it('prints the API data exactly with --json', async () => {
     api().get('/v1/store/orders').reply(200, '[{"id":9007199254740993}]');
     const result = await run(['orders', 'list', '--json'], { env: env() });
