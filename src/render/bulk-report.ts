@@ -22,10 +22,15 @@ export interface BulkReportOptions {
   columns: readonly Column<Pet>[];
 }
 
-/** 1, 2, 3, 5, 7, 8 → "1-3, 5, 7-8". */
+/** How many ranges a summary names: the rest are counted (the --failed file and the NDJSON
+ * lines have them all; a line naming hundreds of inputs helps nobody). */
+const MAX_RANGES = 10;
+
+/** 1, 2, 3, 5, 7, 8 → "1-3, 5, 7-8"; past MAX_RANGES ranges, "… and 212 more". */
 export function ranges(numbers: readonly number[]): string {
   const parts: string[] = [];
   for (let i = 0; i < numbers.length; i += 1) {
+    if (parts.length === MAX_RANGES) return `${parts.join(', ')} and ${numbers.length - i} more`;
     const start = numbers[i] as number;
     let end = start;
     while (numbers[i + 1] === end + 1) {
@@ -78,7 +83,11 @@ export class BulkReport {
       case 'failed':
         (outcome.uncertain ? this.uncertain : this.failed).push(n);
         if (json) this.line({ input: n, error: toReport(outcome.error) });
-        else this.err(`error: input ${n}: ${describeError(outcome.error)}\n`);
+        else {
+          // The progress line is drawn again under the error line: with the counts of now.
+          this.progress(true);
+          this.err(`error: input ${n}: ${describeError(outcome.error)}\n`);
+        }
         break;
       case 'not_sent':
         this.notSent.push(n);
@@ -151,15 +160,16 @@ export class BulkReport {
     this.io.err(text);
   }
 
-  /** One line on a terminal's stderr, redrawn at most ten times a second. */
-  private progress(): void {
+  /** One line on a terminal's stderr, redrawn at most ten times a second unless `now`. */
+  private progress(now = false): void {
     if (!this.io.stderrIsTTY) return;
-    const now = performance.now();
-    if (now - this.progressDrawn < 100) return;
-    this.progressDrawn = now;
+    const time = performance.now();
+    if (!now && time - this.progressDrawn < 100) return;
+    this.progressDrawn = time;
     const rate = Math.round((this.created + this.valid) / Math.max(this.elapsedSeconds, 0.001));
     const failed = this.failed.length + this.uncertain.length;
-    const text = `${this.created} created, ${failed} failed (${rate}/s)`;
+    const done = this.options.dryRun ? `${this.valid} valid` : `${this.created} created`;
+    const text = `${done}, ${failed} failed (${rate}/s)`;
     if (this.progressLine) this.progressLine.update(text);
     else this.progressLine = this.io.status(text);
   }

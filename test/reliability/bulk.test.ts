@@ -2,6 +2,7 @@
 import { linkSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ranges } from '../../src/render/bulk-report.js';
 import { baseEnv, run, tempDir } from '../helpers/cli.js';
 import { faultServer, reply } from '../helpers/fault-server.js';
 
@@ -101,6 +102,41 @@ describe('pets add --file in bulk', () => {
     expect(result.stderr).toMatch(
       // A write names its profile first on a terminal (STORE_BASE_URL here).
       /^\u001b\[2mUsing profile production \(http:\/\/127\.0\.0\.1:\d+\/v1, from STORE_BASE_URL\)\u001b\[22m\n\r\u001b\[K1 created, 0 failed \(\d+\/s\)\r\u001b\[K3 created in \d+\.\d s \(\d+\/s\)\n$/,
+    );
+  });
+});
+
+describe('pets add --file: what a terminal and a summary show', () => {
+  it('redraws the progress line under each error line with the counts of now', async () => {
+    const result = await run(['pets', 'add', '--file', '-', '--dry-run'], {
+      env: baseEnv({ NO_COLOR: '1' }),
+      stdin: '{"name":"a"}\n{"name":"b"}\n{"name":"c","categoryId":1}\n{"name":"d"}\n',
+      tty: { stderr: true },
+    });
+    const line = (text: string) => `\r\u001b[K${text}`;
+    expect(result.code).toBe(3);
+    expect(result.stderr.replace(/\d+\/s/g, 'N/s').replace(/in \d+\.\d s/, 'in T s')).toBe(
+      line('0 valid, 1 failed (N/s)') +
+        line('error: input 1: categoryId is required\n') +
+        line('0 valid, 1 failed (N/s)') +
+        line('0 valid, 2 failed (N/s)') +
+        line('error: input 2: categoryId is required\n') +
+        line('0 valid, 2 failed (N/s)') +
+        line('1 valid, 3 failed (N/s)') +
+        line('error: input 4: categoryId is required\n') +
+        line('1 valid, 3 failed (N/s)') +
+        line(
+          'Checked 4 inputs: 1 valid, 3 failed (inputs 1-2, 4), nothing was sent in T s (N/s)\n',
+        ),
+    );
+  });
+
+  it('names at most ten ranges of inputs in the summary, and counts the rest', () => {
+    expect(ranges([1, 2, 3, 5, 7, 8])).toBe('1-3, 5, 7-8');
+    const odd = Array.from({ length: 30 }, (_, i) => 2 * i + 1);
+    expect(ranges(odd)).toBe('1, 3, 5, 7, 9, 11, 13, 15, 17, 19 and 20 more');
+    expect(ranges([...odd.slice(0, 10), 100, 101, 102])).toBe(
+      '1, 3, 5, 7, 9, 11, 13, 15, 17, 19 and 3 more',
     );
   });
 });
