@@ -137,7 +137,17 @@ export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
 /** The URL of `path`: below the base URL, or a full URL on one of the profile's origins
  * (the key is never sent to another host). */
 function targetUrl(api: ApiClient, path: string): URL {
-  if (!/^[a-z][a-z0-9+.-]*:/i.test(path)) return api.url(path);
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(path)) {
+    const url = api.url(path);
+    // `..` (or %2e%2e) would climb out of the base path: relative means below it.
+    const root = api.origins.base.pathname.replace(/\/+$/, '');
+    if (url.pathname !== root && !url.pathname.startsWith(`${root}/`)) {
+      throw new FlagError(
+        `${JSON.stringify(path)} leads out of the base URL's path ${root}; give a full URL to reach ${url.pathname} on that host`,
+      );
+    }
+    return url;
+  }
   let url: URL;
   try {
     url = new URL(path);

@@ -247,6 +247,21 @@ describe('store api', () => {
     expect(latin1.stdout).toBe(`${json.toString('latin1')}\n`);
   });
 
+  it('refuses a relative path that climbs out of the base path: exit 2, nothing sent', async () => {
+    for (const [path, reached] of [
+      ['../../etc', '/etc'],
+      ['%2e%2e/admin', '/admin'],
+    ]) {
+      expect(await run(['api', path as string], { env: env() })).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `error: ${JSON.stringify(path)} leads out of the base URL's path /v1; give a full URL to reach ${reached} on that host\n`,
+        prompts: [],
+      });
+    }
+    expect(unexpected).toEqual([]);
+  });
+
   it('needs a key like every command: exit 4 and nothing sent', async () => {
     const result = await run(['api', '/pets'], { env: baseEnv() });
     expect(result.code).toBe(4);
