@@ -60,22 +60,33 @@ export class NetworkError extends CliError {
     options?: ErrorOptions & {
       /** No connection could be made at all (refused, no such host): later requests would fail too. */
       unreachable?: boolean;
+      /** The request may have reached the server: it timed out, or the connection broke, once
+       * it could have been sent (not a refused connection, a TLS or proxy failure). */
+      maybeDelivered?: boolean;
     },
   ) {
     super(message, ExitCode.network, code, null, options);
     this.unreachable = options?.unreachable ?? false;
+    this.maybeDelivered = options?.maybeDelivered ?? false;
   }
 
   readonly unreachable: boolean;
+  readonly maybeDelivered: boolean;
 }
+
+/** A gateway that gave up waiting (504) or got no good answer (502): the server behind it may
+ * have acted all the same. */
+const GATEWAY_STATUSES = new Set([502, 504]);
 
 /**
  * Whether the server may have acted on a request that failed: it timed out or was cut off once
- * sent (not refused outright), or a success came back that could not be read. After a POST, what
- * it creates may exist: sending it again could make it twice.
+ * it could have been sent, a gateway answered for it (502, 504), or a success came back that
+ * could not be read. After a POST, what it creates may exist: sending it again could make it
+ * twice. Not after a refused connection, a TLS or proxy failure: nothing reached the server.
  */
 export function mayHaveActed(error: unknown): boolean {
-  if (error instanceof NetworkError) return !error.unreachable;
+  if (error instanceof NetworkError) return error.maybeDelivered;
+  if (error instanceof ApiError) return GATEWAY_STATUSES.has(error.status as number);
   const status = error instanceof ResponseError ? error.status : null;
   return status !== null && status >= 200 && status < 300;
 }

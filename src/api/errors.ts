@@ -31,6 +31,9 @@ const UNREACHABLE_CODES = new Set([
   'ENETUNREACH',
 ]);
 
+/** The connection broke once the request may have reached the server. */
+export const BROKEN_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'EPIPE']);
+
 const NETWORK_REASONS: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
   ECONNRESET: 'connection reset',
@@ -47,9 +50,8 @@ export function timeoutError(url: URL, timeoutMs: number, cause: unknown): Netwo
   return new NetworkError(
     `request to ${url.host} timed out after ${timeoutMs / 1000}s`,
     'timeout',
-    {
-      cause,
-    },
+    // Past connecting, the request may have been sent (store's own time limit cannot tell).
+    { cause, maybeDelivered: errorCode(cause) !== 'UND_ERR_CONNECT_TIMEOUT' },
   );
 }
 
@@ -77,11 +79,13 @@ export function networkError(url: URL, error: unknown, timeoutMs: number): CliEr
     );
   }
   let reason = code ? NETWORK_REASONS[code] : undefined;
-  if (!reason && code && /CERT|TLS|SSL/.test(code)) reason = `TLS error (${code})`;
+  // EPROTO: a handshake with a server that does not speak TLS (plain HTTP on an https URL).
+  if (!reason && code && /CERT|TLS|SSL|^EPROTO$/.test(code)) reason = `TLS error (${code})`;
   reason ??= code ?? message;
   return new NetworkError(`cannot reach ${url.host}: ${reason}`, 'network_error', {
     cause: error,
     unreachable: UNREACHABLE_CODES.has(code ?? ''),
+    maybeDelivered: BROKEN_CODES.has(code ?? ''),
   });
 }
 

@@ -4,7 +4,7 @@
 const { setTimeout: sleepTimer } = process.getBuiltinModule('node:timers/promises');
 
 import { NetworkError } from '../errors.js';
-import { errorCode, headerValue } from './errors.js';
+import { BROKEN_CODES, errorCode, headerValue } from './errors.js';
 
 /** Further attempts after the first, by default. */
 export const DEFAULT_RETRIES = 2;
@@ -16,8 +16,6 @@ export const RETRY_AFTER_CAP_MS = 10_000;
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 /** The server did not do the work, or asks to come back later. */
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
-/** The connection broke after the request may have reached the server. */
-const BROKEN_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'EPIPE']);
 
 export function isIdempotent(method: string): boolean {
   return IDEMPOTENT.has(method.toUpperCase());

@@ -75,6 +75,30 @@ describe('a request through a proxy', () => {
     });
   });
 
+  it('says nothing of what a POST may have made when nothing reached the server', async () => {
+    // A proxy that refuses CONNECT, and a TLS handshake with a server that speaks plain HTTP:
+    // the POST never left, so "the animal may have been created" would be false.
+    const proxy = await tcpServer(
+      'HTTP/1.1 407 Proxy Authentication Required\r\ncontent-length: 0\r\n\r\n',
+    );
+    const plain = await tcpServer('HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n');
+    const add = ['pets', 'add', '--name', 'Rex', '--category-id', '1'];
+    const viaProxy = await run(add, {
+      env: baseEnv({ STORE_API_KEY: KEY, HTTPS_PROXY: proxy.url }),
+    });
+    expect(viaProxy.stderr).toBe(
+      'error: the proxy refused to connect to api.animal-store.example: HTTP 407 Proxy Authentication Required\n',
+    );
+    const tls = await run(add, {
+      env: baseEnv({
+        STORE_API_KEY: KEY,
+        STORE_BASE_URL: `${plain.url.replace('http:', 'https:')}/v1`,
+      }),
+    });
+    expect(tls.code).toBe(6);
+    expect(tls.stderr).toMatch(/^error: cannot reach 127\.0\.0\.1:\d+: TLS error \([A-Z_]+\)\n$/);
+  });
+
   it('reads https_proxy before HTTPS_PROXY, as curl and Node do', async () => {
     const lower = await tcpServer(
       'HTTP/1.1 407 Proxy Authentication Required\r\ncontent-length: 0\r\n\r\n',

@@ -189,6 +189,18 @@ describe('a write whose fate is unknown says so', () => {
     });
   });
 
+  it('a POST answered 504 or 502 by a gateway: the server behind it may have acted', async () => {
+    const server = await faultServer((_req, res, n) => reply(res, n === 1 ? 504 : 502, ''));
+    const note =
+      'the animal may have been created: look with `store pets list` before adding it again';
+    expect((await run(ADD, { env: envFor(server.url) })).stderr).toBe(
+      `error: the server answered gateway timeout; ${note} (http_504, HTTP 504)\n`,
+    );
+    expect((await run(ADD, { env: envFor(server.url) })).stderr).toBe(
+      `error: the server answered bad gateway; ${note} (http_502, HTTP 502)\n`,
+    );
+  });
+
   it('messages send and store api -X POST after a timeout; not a GET, nor a POST refused outright', async () => {
     const silent = await faultServer(() => {}); // never answers
     const host = silent.origin.slice(7);
