@@ -1,10 +1,13 @@
 // pets add --file at volume: a real loopback server that answers out of order.
-import { linkSync, readFileSync, writeFileSync } from 'node:fs';
+
+import { spawn } from 'node:child_process';
+import { linkSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ranges } from '../../src/render/bulk-report.js';
 import { baseEnv, run, tempDir } from '../helpers/cli.js';
 import { faultServer, reply } from '../helpers/fault-server.js';
+import { BIN, collect, processEnv } from '../helpers/process.js';
 
 const envFor = (url: string) => baseEnv({ STORE_API_KEY: 'bulk-key', STORE_BASE_URL: url });
 
@@ -257,7 +260,12 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     writeFileSync(input, stdinOf(3));
     linkSync(input, join(dir, 'link.ndjson'));
     const server = await faultServer((_req, res) => reply(res, 500, ''));
-    for (const failed of [input, join(dir, '.', 'retry.ndjson'), join(dir, 'link.ndjson')]) {
+    symlinkSync(input, join(dir, 'symlink.ndjson'));
+    const names = ['.', 'link.ndjson', 'symlink.ndjson'];
+    for (const failed of [
+      input,
+      ...names.map((name) => join(dir, name === '.' ? './retry.ndjson' : name)),
+    ]) {
       const result = await run(['pets', 'add', '--file', input, '--failed', failed], {
         env: envFor(server.url),
       });
@@ -270,6 +278,22 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     }
     expect(readFileSync(input, 'utf8')).toBe(stdinOf(3));
     expect(server.seen).toHaveLength(0);
+  });
+
+  it('refuses --failed naming the file that stdin is read from (--file - < retry.ndjson)', async () => {
+    const input = join(tempDir(), 'retry.ndjson');
+    writeFileSync(input, stdinOf(2));
+    const child = spawn(process.execPath, [BIN, 'pets', 'add', '--file', '-', '--failed', input], {
+      env: processEnv({ STORE_API_KEY: 'bulk-key', STORE_BASE_URL: 'http://127.0.0.1:9/v1' }),
+      stdio: [openSync(input, 'r'), 'pipe', 'pipe'],
+    });
+    expect(await collect(child)).toEqual({
+      code: 2,
+      signal: null,
+      stdout: '',
+      stderr: `error: --failed ${input} is the --file being read: it would be emptied before it is read; write the failures to another file\n`,
+    });
+    expect(readFileSync(input, 'utf8')).toBe(stdinOf(2));
   });
 
   it('--skip past the last input names how many there are', async () => {

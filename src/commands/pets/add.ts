@@ -119,7 +119,7 @@ export async function run(opts: AddOptions, ctx: Context): Promise<void> {
   // stays as it is: it would not grow, and a restart is one more start (≈60 ms).
   // A Ctrl-C already received would be lost in the restart.
   if (ctx.signal.aborted) throw new CancelledError();
-  await refuseFailedOverInput(opts.file, opts.failed);
+  await refuseFailedOverInput(opts.file, opts.failed, ctx);
   const sized =
     opts.dryRun || !(await mayBeLarge(opts.file, ctx)) || ctx.restartWithV8Flags(BULK_V8_FLAGS);
   if (opts.file === '-' && ctx.io.stdinIsTTY) {
@@ -211,14 +211,22 @@ async function mayBeLarge(file: string, ctx: Context): Promise<boolean> {
  * there (`--file retry.ndjson --failed retry.ndjson`, the natural retry) would lose every
  * input. Refused before anything is read, written or sent; a link to it is the same file.
  */
-async function refuseFailedOverInput(file: string, failed: string | undefined): Promise<void> {
-  if (failed === undefined || file === '-') return;
+async function refuseFailedOverInput(
+  file: string,
+  failed: string | undefined,
+  ctx: Context,
+): Promise<void> {
+  if (failed === undefined) return;
   const { resolve } = process.getBuiltinModule('node:path');
-  let same = resolve(file) === resolve(failed);
+  let same = file !== '-' && resolve(file) === resolve(failed);
   if (!same) {
     try {
-      const { stat } = process.getBuiltinModule('node:fs/promises');
-      const [input, output] = await Promise.all([stat(file), stat(failed)]);
+      const fs = process.getBuiltinModule('node:fs');
+      // `--file - < retry.ndjson`: stdin is that file (a pipe from `cat` cannot be told).
+      const stdinFd = file === '-' ? (ctx.io.stdin as { fd?: unknown }).fd : undefined;
+      if (file === '-' && typeof stdinFd !== 'number') return;
+      const input = typeof stdinFd === 'number' ? fs.fstatSync(stdinFd) : fs.statSync(file);
+      const output = fs.statSync(failed);
       same = input.dev === output.dev && input.ino === output.ino;
     } catch {
       // One of them does not exist (yet): not the same file.
