@@ -7,12 +7,23 @@ import { FlagError } from '../errors.js';
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]']);
 
 export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
+  return (
+    LOOPBACK_HOSTS.has(hostname) ||
+    /^127(\.\d{1,3}){3}$/.test(hostname) ||
+    // ::ffff:127.x.y.z, IPv4's loopback mapped into IPv6, as the URL parser writes it.
+    /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(hostname)
+  );
 }
 
-/** The same for an address as given to listen() (`::1`, not `[::1]`): `store sandbox --host`. */
+/** The same for an address as given to listen() (`::1`, `0:0:0:0:0:0:0:1`, not `[::1]`):
+ * `store sandbox --host`. An IPv6 address is read in its shortest form first. */
 export function isLoopbackAddress(address: string): boolean {
-  return isLoopbackHost(address.includes(':') ? `[${address}]` : address);
+  if (!address.includes(':')) return isLoopbackHost(address);
+  try {
+    return isLoopbackHost(new URL(`http://[${address}]/`).hostname);
+  } catch {
+    return false;
+  }
 }
 
 /** A base URL the key may be sent to: https anywhere, plain http on loopback only. */

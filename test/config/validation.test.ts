@@ -1,7 +1,12 @@
 // What may be stored in or taken for a profile: URLs with nothing invisible in them, names
 // from a small alphabet, and the warnings `profile set` prints for a URL it saves anyway.
 import { describe, expect, it } from 'vitest';
-import { baseUrlWarnings, isLoopbackAddress, parseBaseUrl } from '../../src/api/urls.js';
+import {
+  baseUrlWarnings,
+  checkKeyTarget,
+  isLoopbackAddress,
+  parseBaseUrl,
+} from '../../src/api/urls.js';
 import { checkProfileName, PROFILE_NAME_RULE } from '../../src/config/profiles.js';
 import { FlagError } from '../../src/errors.js';
 
@@ -53,11 +58,20 @@ describe('isLoopbackAddress (store sandbox --host)', () => {
     ['127.1.2.3', true],
     ['localhost', true],
     ['::1', true],
+    ['0:0:0:0:0:0:0:1', true],
+    ['::ffff:127.0.0.1', true],
+    ['::ffff:10.0.0.1', false],
+    ['[::1]', false],
     ['0.0.0.0', false],
     ['::', false],
     ['192.0.2.1', false],
   ])('%s: %s', (address, loopback) => {
     expect(isLoopbackAddress(address)).toBe(loopback);
+  });
+
+  it('lets the key go over plain http to IPv4 loopback written as IPv6, not to another host', () => {
+    expect(() => checkKeyTarget(new URL('http://[::ffff:127.0.0.1]:4010/v1'))).not.toThrow();
+    expect(() => checkKeyTarget(new URL('http://[::ffff:10.0.0.1]:4010/v1'))).toThrow(FlagError);
   });
 });
 
