@@ -236,10 +236,12 @@ export async function importPets(
     failedFile?.close();
   }
 
+  // Where sending stopped: the first input not sent (the import had stopped on a 401 or an
+  // unreachable server), else the first not yet reported.
+  const resume = (report.notSent[0] ?? window.unreported) - 1;
   if (signal.aborted) {
-    const resume = window.unreported - 1;
     report.finish(
-      readToEnd
+      readToEnd && report.notSent.length === 0
         ? 'interrupted once every input had been sent'
         : `interrupted: inputs after ${resume} were not sent; resume with --skip ${resume}`,
     );
@@ -252,7 +254,6 @@ export async function importPets(
   }
   if (io.outputError) {
     // What was created is said on stderr, since stdout failed; main() reports the write error.
-    const resume = window.unreported - 1;
     io.err(
       `${report.summary()}; output failed, inputs after ${resume} were not sent; resume with --skip ${resume}\n`,
     );

@@ -296,6 +296,25 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     expect(readFileSync(input, 'utf8')).toBe(stdinOf(2));
   });
 
+  it('after a stop (401) and a Ctrl-C, the --skip offered resumes at the first input not sent', async () => {
+    const controller = new AbortController();
+    const server = await faultServer((_req, res, n) => {
+      if (n === 1) return reply(res, 401, '{"code":"unauthorized","message":"no","status":401}');
+      setTimeout(() => controller.abort(), 50);
+      setTimeout(() => reply(res, 201, createdOf(server.seen[n - 1]?.body ?? '{}', n)), 300);
+    });
+    const result = await run(['pets', 'add', '--file', '-', '--json', '--concurrency', '2'], {
+      env: envFor(server.url),
+      stdin: stdinOf(4),
+      signal: controller.signal,
+    });
+    expect(server.seen.map((r) => r.body)).toEqual([PET_LINE(1), PET_LINE(2)]);
+    expect(result.code).toBe(130);
+    expect(result.stderr.split('\n').at(-2)).toBe(
+      'interrupted: inputs after 2 were not sent; resume with --skip 2',
+    );
+  });
+
   it('--skip past the last input names how many there are', async () => {
     const result = await run(['pets', 'add', '--file', '-', '--skip', '3'], {
       env: envFor('http://127.0.0.1:9/v1'),
