@@ -63,6 +63,11 @@ export function statusLineAllowed(isTTY: boolean, env: Env): boolean {
 }
 
 export async function readAll(stream: Readable, signal?: AbortSignal): Promise<string> {
+  return (await readAllBytes(stream, signal)).toString('utf8');
+}
+
+/** Reads a stream to its end as bytes (a body to send as it is: `store api --input -`). */
+export async function readAllBytes(stream: Readable, signal?: AbortSignal): Promise<Buffer> {
   const chunks: Buffer[] = [];
   const onAbort = () => stream.destroy(new CancelledError());
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -73,7 +78,7 @@ export async function readAll(stream: Readable, signal?: AbortSignal): Promise<s
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 export interface TTYReadable extends Readable {

@@ -8,6 +8,7 @@ import { statusText } from '../api/status-text.js';
 import { FILES, words } from '../completion/hints.js';
 import type { Context } from '../context.js';
 import { FlagError, notingMaybeActed } from '../errors.js';
+import { readAllBytes } from '../io.js';
 import { parseJson, stringifyJson } from '../json.js';
 import { sanitize } from '../render/sanitize.js';
 import { INT64_MAX, INT64_MIN } from '../schemas.js';
@@ -215,7 +216,8 @@ function queryText(value: unknown): string {
 }
 
 async function readInput(file: string, ctx: Context): Promise<Buffer> {
-  if (file === '-') return Buffer.from(await ctx.io.readStdin(ctx.signal));
+  // As bytes: a body need not be UTF-8, and is sent as it is.
+  if (file === '-') return readAllBytes(ctx.io.stdin, ctx.signal);
   try {
     // fs/promises loads readline and fs streams (≈3 ms): loaded only when a file is read.
     return await process.getBuiltinModule('node:fs/promises').readFile(file);

@@ -1,7 +1,9 @@
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { baseEnv, run, tempDir } from '../helpers/cli.js';
+import { listen } from '../helpers/fault-server.js';
 import { api, KEY, unexpected } from '../helpers/http.js';
 
 const env = (extra: Record<string, string> = {}) => baseEnv({ STORE_API_KEY: KEY, ...extra });
@@ -99,6 +101,26 @@ describe('store api', () => {
     });
     expect(scope.isDone()).toBe(true);
     expect(result.code).toBe(0);
+  });
+
+  it('sends --input - byte for byte, whatever its encoding', async () => {
+    const bytes = Buffer.from([0x7b, 0xff, 0xfe, 0x00, 0x80, 0x7d]);
+    let received: Buffer | undefined;
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        received = Buffer.concat(chunks);
+        res.writeHead(204).end();
+      });
+    });
+    const port = await listen(server);
+    const result = await run(['api', '-X', 'PUT', '/blob', '--input', '-'], {
+      env: env({ STORE_BASE_URL: `http://127.0.0.1:${port}/v1` }),
+      stdin: bytes,
+    });
+    expect(result).toEqual({ code: 0, stdout: '', stderr: '', prompts: [] });
+    expect(received).toEqual(bytes);
   });
 
   it('prints nothing for an empty reply (204), exit 0', async () => {

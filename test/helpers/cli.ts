@@ -20,7 +20,7 @@ import { afterThisTest } from './cleanup.js';
 export interface RunOptions {
   env?: Record<string, string | undefined>;
   /** What stdin holds; stdin is a pipe unless tty.stdin is set. */
-  stdin?: string;
+  stdin?: string | Buffer;
   /** true: stdin, stdout and stderr are all terminals. */
   tty?: boolean | { stdin?: boolean; stdout?: boolean; stderr?: boolean };
   /** The answer typed at a hidden prompt (auth login on a terminal). */
