@@ -97,8 +97,10 @@ export function stringifyJson(value: unknown, indent?: number): string {
       json = JSON.stringify(value, writeBigInts, indent);
     }
   } catch (error) {
-    if (error instanceof RangeError)
+    // Only the stack's limit: a RangeError for a string too long for V8 is something else.
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
       throw new JsonDepthError('the data is nested too deeply to be written as JSON');
+    }
     throw error;
   }
   return escapeControls(json);

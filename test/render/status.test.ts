@@ -2,7 +2,7 @@
 // never mixed into a line; nothing of it off a terminal.
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createIO, type IOStreams } from '../../src/io.js';
+import { createIO, type IOStreams, systemIO } from '../../src/io.js';
 
 const ERASE = '\r\u001b[K';
 
@@ -130,6 +130,36 @@ describe('io.status', () => {
     io.clearStatus();
     io.err('bye\n');
     expect(seen).toEqual([`err:${ERASE}working`, `err:${ERASE}`, 'err:bye\n']);
+  });
+});
+
+describe('the process’s IO (systemIO)', () => {
+  const sink = (seen: string[]) =>
+    Object.assign(
+      new Writable({
+        write(chunk, _enc, done) {
+          seen.push(String(chunk));
+          done();
+        },
+      }),
+      { isTTY: true, columns: 80 },
+    );
+
+  it('draws no status line on a terminal with TERM=dumb, and draws one on any other', () => {
+    for (const [TERM, drawn] of [
+      ['dumb', []],
+      ['xterm-256color', [`${ERASE}1 created`, ERASE]],
+    ] as const) {
+      const seen: string[] = [];
+      const io = systemIO({
+        stdin: process.stdin,
+        stdout: sink([]),
+        stderr: sink(seen),
+        env: { TERM, NO_COLOR: '1' },
+      });
+      io.status('1 created').done();
+      expect(seen, TERM).toEqual(drawn);
+    }
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { globalOptions } from '../../../src/main.js';
 import { baseEnv, run } from '../../helpers/cli.js';
 import { API, api, KEY, STAGING, unexpected } from '../../helpers/http.js';
 
@@ -323,6 +324,12 @@ describe('store pets list', () => {
   ])('rejects a bad time limit %j %j', async (flags, extra, message) => {
     const result = await run(['pets', 'list', ...flags], { env: { ...env(), ...extra } });
     expect(result).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\n`, prompts: [] });
+  });
+
+  it('a time limit that rounds to 0 ms is 1 ms, not none', () => {
+    expect(globalOptions({ timeout: '1e-9' }, {}).timeoutMs).toBe(1);
+    expect(globalOptions({}, { STORE_TIMEOUT: '0.0004' }).timeoutMs).toBe(1);
+    expect(globalOptions({ timeout: '2.5' }, {}).timeoutMs).toBe(2500);
   });
 
   it('an empty STORE_TIMEOUT is unset, as other STORE_ variables are: the default applies', async () => {
