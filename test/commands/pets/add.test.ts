@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { baseEnv, run, tempDir } from '../../helpers/cli.js';
-import { api, KEY } from '../../helpers/http.js';
+import { api, KEY, unexpected } from '../../helpers/http.js';
 
 const env = () => baseEnv({ STORE_API_KEY: KEY });
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -265,10 +265,22 @@ describe('store pets add --file', () => {
       '[{"name":"A","categoryId":1},\n{"name":"B"',
       '--file is not JSON or NDJSON (expected a JSON object, a JSON array or NDJSON); nothing was sent',
     ],
-    ['an empty file', '  \n', '--file is empty: expected a JSON object, a JSON array or NDJSON'],
   ])('rejects %s with exit 2 before sending anything', async (_what, text, message) => {
     const result = await run(['pets', 'add', '--file', fileWith(text)], { env: env() });
     expect(result).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\n`, prompts: [] });
+  });
+
+  it('has nothing to do with an empty file (a --failed file after a clean run), as with []: exit 0', async () => {
+    for (const text of ['', '  \n', '[]']) {
+      const result = await run(['pets', 'add', '--file', fileWith(text), '--json'], { env: env() });
+      expect(result, JSON.stringify(text)).toEqual({
+        code: 0,
+        stdout: '',
+        stderr: '',
+        prompts: [],
+      });
+    }
+    expect(unexpected).toEqual([]);
   });
 
   it('rejects a file that does not exist with exit 2', async () => {
