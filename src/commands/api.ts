@@ -85,10 +85,11 @@ export const command = defineCommand({
     include: switchFlag('-i, --include', 'print the status line and headers before the body'),
   },
   examples: [
-    'store api /pets?limit=5',
+    // Quoted: zsh and fish read an unquoted ? as a wildcard and stop at "no matches".
+    "store api '/pets?limit=5'",
     'store api -X POST /pets -f name=Rex -F categoryId=1',
-    'store api -X DELETE /pets/42',
-    'store api /pets/42 -i',
+    'store api -X DELETE /pets/7',
+    'store api /pets/7 -i',
     'store api --input pet.json /pets',
   ],
   check: (parsed): ApiOptions => {
