@@ -12,7 +12,8 @@ export type Outcome =
   | { kind: 'created'; pet: Pet }
   /** --dry-run: the input would be sent. */
   | { kind: 'valid' }
-  /** `uncertain`: the POST timed out or broke off: the animal may have been created. */
+  /** `uncertain`: no clear answer (timed out, cut off, a gateway's 502/504, a 2xx that could
+   * not be read): the animal may have been created. */
   | { kind: 'failed'; error: CliError; uncertain?: boolean }
   | { kind: 'not_sent'; error: CliError };
 
@@ -125,7 +126,7 @@ export class BulkReport {
     if (this.failed.length > 0) parts.push(`${this.failed.length} failed (${inputs(this.failed)})`);
     if (this.uncertain.length > 0) {
       parts.push(
-        `${this.uncertain.length} may have been created (${inputs(this.uncertain)}: timed out, cut off or unreadable)`,
+        `${this.uncertain.length} may have been created (${inputs(this.uncertain)}: no clear answer)`,
       );
     }
     if (this.notSent.length > 0)

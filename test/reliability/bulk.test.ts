@@ -363,7 +363,7 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     expect(result.code).toBe(6);
     expect(result.stderr).toBe(
       `error: input 2: request to ${server.origin.slice(7)} timed out after 0.3s; the animal may have been created\n` +
-        '2 created, 1 may have been created (input 2: timed out, cut off or unreadable)\n',
+        '2 created, 1 may have been created (input 2: no clear answer)\n',
     );
     expect(readFileSync(failed, 'utf8')).toBe(`${PET_LINE(2)}\n`);
   });
@@ -382,7 +382,7 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
       'error: input 2: the server sent a response that is not JSON (HTTP 201); the animal may have been created\n' +
-        '2 created, 1 may have been created (input 2: timed out, cut off or unreadable)\n',
+        '2 created, 1 may have been created (input 2: no clear answer)\n',
     );
     expect(readFileSync(failed, 'utf8')).toBe(`${PET_LINE(2)}\n`);
   });
