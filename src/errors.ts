@@ -86,6 +86,7 @@ const GATEWAY_STATUSES = new Set([502, 504]);
  */
 export function mayHaveActed(error: unknown): boolean {
   if (error instanceof NetworkError) return error.maybeDelivered;
+  if (error instanceof CancelledError) return error.inFlight;
   if (error instanceof ApiError) return GATEWAY_STATUSES.has(error.status as number);
   const status = error instanceof ResponseError ? error.status : null;
   return status !== null && status >= 200 && status < 300;
@@ -94,6 +95,7 @@ export function mayHaveActed(error: unknown): boolean {
 /** `error`, its message ending with `note` when the server may have acted (mayHaveActed). */
 export function notingMaybeActed(error: unknown, note: string): unknown {
   if (error instanceof CliError && mayHaveActed(error)) error.message = `${error.message}; ${note}`;
+  if (error instanceof CancelledError && error.inFlight) error.note = note;
   return error;
 }
 
@@ -118,9 +120,15 @@ export class ConfigError extends CliError {
 export class CancelledError extends CliError {
   override name = 'CancelledError';
 
-  constructor() {
+  constructor(options: { inFlight?: boolean } = {}) {
     super('interrupted', ExitCode.interrupted, 'interrupted');
+    this.inFlight = options.inFlight ?? false;
   }
+
+  /** Ctrl-C came while a request was on its way or awaited (not during a wait to retry). */
+  readonly inFlight: boolean;
+  /** What the interruption may have left behind: said on stderr, where Ctrl-C says nothing. */
+  note: string | undefined;
 }
 
 /** Ends with an exit code after the command already reported its failures itself. */

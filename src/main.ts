@@ -149,7 +149,9 @@ function report(
   how: { json: boolean; debug: boolean; original: unknown },
 ): number {
   if (typeof error === 'number') return error;
-  if (error instanceof SilentExit || error instanceof CancelledError) return error.exitCode;
+  // Ctrl-C is told by nothing but its exit code, unless it may have left something behind.
+  if (error instanceof SilentExit) return error.exitCode;
+  if (error instanceof CancelledError && error.note === undefined) return error.exitCode;
   if (how.json) io.err(`${stringifyJson({ error: toReport(error) })}\n`);
   else io.err(`error: ${describeError(error)}\n`);
   // A stack trace helps only with a bug: an API or usage error is told in full above.

@@ -138,7 +138,7 @@ export class Transport {
       if (out.signal?.aborted) {
         // Ctrl-C: nothing else of this client is wanted; end its connections now.
         void this.close();
-        throw new CancelledError();
+        throw new CancelledError({ inFlight: true });
       }
       if (error instanceof ResponseError || error instanceof FlagError) throw error;
       if (timeout.signal.aborted) throw timeoutError(out.url, timeoutMs, error);

@@ -189,6 +189,33 @@ describe('a write whose fate is unknown says so', () => {
     });
   });
 
+  it('Ctrl-C while a POST is awaited says the animal may exist; during a wait to retry, nothing', async () => {
+    const silent = await faultServer(() => {}); // holds every request
+    const controller = new AbortController();
+    const pending = run(ADD, { env: envFor(silent.url), signal: controller.signal });
+    while (silent.seen.length === 0) await sleep(10);
+    controller.abort();
+    expect(await pending).toEqual({
+      code: 130,
+      stdout: '',
+      stderr:
+        'error: interrupted; the animal may have been created: look with `store pets list` before adding it again\n',
+      prompts: [],
+    });
+    // A POST answered 429 was not acted on: Ctrl-C during the wait before sending it again.
+    const limited = await faultServer((_req, res) => reply(res, 429, '', { 'retry-after': '10' }));
+    const second = new AbortController();
+    const waiting = run(ADD, {
+      env: envFor(limited.url),
+      signal: second.signal,
+      timing: { sleep: (ms, signal) => sleep(ms, undefined, { signal }) },
+    });
+    while (limited.seen.length === 0) await sleep(10);
+    await sleep(50);
+    second.abort();
+    expect(await waiting).toEqual({ code: 130, stdout: '', stderr: '', prompts: [] });
+  });
+
   it('a POST answered 504 or 502 by a gateway: the server behind it may have acted', async () => {
     const server = await faultServer((_req, res, n) => reply(res, n === 1 ? 504 : 502, ''));
     const note =
