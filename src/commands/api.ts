@@ -198,7 +198,9 @@ async function typedValue(text: string, ctx: Context): Promise<unknown> {
     if (big < INT64_MIN || big > INT64_MAX) return text;
     return Number.isSafeInteger(Number(big)) ? Number(big) : big;
   }
-  if (DECIMAL.test(text) && Number.isFinite(Number(text))) return Number(text);
+  // As typed (`1.50` stays `1.50`, `1e3` stays `1e3`): JSON.stringify writes a raw JSON value
+  // as it is, in a body and in a query string alike.
+  if (DECIMAL.test(text) && Number.isFinite(Number(text))) return JSON.rawJSON(text);
   if (text.startsWith('@')) return (await readInput(text.slice(1), ctx)).toString('utf8');
   return text;
 }

@@ -29,14 +29,14 @@ describe('store api', () => {
     });
   });
 
-  it('POSTs -f and -F fields as a JSON body: strings, int64 digit for digit, true, false, null, @file', async () => {
+  it('POSTs -f and -F fields as a JSON body: strings, numbers as typed, int64 digit for digit, true, false, null, @file', async () => {
     const dir = tempDir();
     const notes = join(dir, 'notes.txt');
     writeFileSync(notes, 'friendly\n');
     const scope = api()
       .post(
         '/v1/pets',
-        '{"name":"Rex","code":"007","categoryId":9007199254740993,"weight":1.5,"vaccinated":true,"sold":false,"owner":null,"notes":"friendly\\n"}',
+        '{"name":"Rex","code":"007","categoryId":9007199254740993,"weight":1.50,"height":2e1,"vaccinated":true,"sold":false,"owner":null,"notes":"friendly\\n"}',
       )
       .matchHeader('content-type', 'application/json')
       .reply(201, '{"id":1}', JSON_TYPE);
@@ -51,7 +51,9 @@ describe('store api', () => {
         '-F',
         'categoryId=9007199254740993',
         '-F',
-        'weight=1.5',
+        'weight=1.50',
+        '-F',
+        'height=2e1',
         '-F',
         'vaccinated=true',
         '-F',
@@ -70,11 +72,12 @@ describe('store api', () => {
   it('sends fields of a GET as query parameters', async () => {
     const scope = api()
       .get('/v1/pets')
-      .query({ status: 'sold', limit: '3' })
+      .query({ status: 'sold', limit: '3', min: '0.50' })
       .reply(200, '[]', JSON_TYPE);
-    const result = await run(['api', '-X', 'get', '/pets', '-f', 'status=sold', '-F', 'limit=3'], {
-      env: env(),
-    });
+    const result = await run(
+      ['api', '-X', 'get', '/pets', '-f', 'status=sold', '-F', 'limit=3', '-F', 'min=0.50'],
+      { env: env() },
+    );
     expect(scope.isDone()).toBe(true);
     expect(result.code).toBe(0);
   });
