@@ -400,7 +400,9 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     return operation.run({ req, query: new URLSearchParams(search), params, store });
   };
 
-  const server = createServer((req, res) => {
+  // Node would answer a request without Host, or with an Expect it does not know, itself and
+  // with an empty body: both come here, for the Error body every failure gets.
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
     const started = performance.now();
     const target = req.url ?? '/';
     const queryStart = target.indexOf('?');
@@ -412,9 +414,13 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       const status = res.writableFinished ? res.statusCode : 'aborted'; // client left first
       options.log?.(`${req.method} ${pathname} ${status} ${duration}ms`);
     });
-    new Promise<Reply>((resolve) =>
-      resolve(dispatch(req, res, pathname, queryStart < 0 ? '' : target.slice(queryStart + 1))),
-    ).then(
+    new Promise<Reply>((resolve) => {
+      // RFC 9112: an HTTP/1.1 request without Host is answered 400.
+      if (req.headers.host === undefined && req.httpVersion !== '1.0') {
+        throw new HttpError(400, 'bad_request', 'an HTTP/1.1 request needs a Host header');
+      }
+      resolve(dispatch(req, res, pathname, queryStart < 0 ? '' : target.slice(queryStart + 1)));
+    }).then(
       (reply) => send(res, reply.status, reply.body),
       (err: unknown) => {
         const { status, code, message, headers } = httpError(err, options.log);
@@ -423,6 +429,11 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     );
   });
   server.on('clientError', onClientError);
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const message = `Expect: ${req.headers.expect} is not supported (only 100-continue)`;
+    options.log?.(`${req.method} ${(req.url ?? '/').split('?')[0]} 417 0ms`);
+    send(res, 417, { code: 'expectation_failed', message, status: 417 });
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

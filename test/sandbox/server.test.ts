@@ -770,6 +770,21 @@ describe('routing', () => {
     expect(await rawRequest(sandbox.port, 'NOT HTTP AT ALL\r\n\r\n')).toMatch(
       /^HTTP\/1\.1 400 Bad Request\r\n[\s\S]*\r\n\r\n\{"code":"bad_request","message":"malformed or incomplete HTTP request","status":400\}$/,
     );
+    // Node would answer these two itself, with an empty body.
+    expect(
+      await rawRequest(sandbox.port, `GET /v1/pets HTTP/1.1\r\nAuthorization: ${AUTH}\r\n\r\n`),
+    ).toMatch(
+      /^HTTP\/1\.1 400 Bad Request\r\n[\s\S]*\r\n\r\n\{"code":"bad_request","message":"an HTTP\/1\.1 request needs a Host header","status":400\}$/,
+    );
+    expect(
+      await rawRequest(
+        sandbox.port,
+        `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nExpect: foo\r\n` +
+          'Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
+      ),
+    ).toMatch(
+      /^HTTP\/1\.1 417 Expectation Failed\r\n[\s\S]*\r\n\r\n\{"code":"expectation_failed","message":"Expect: foo is not supported \(only 100-continue\)","status":417\}$/,
+    );
     const good = await call(sandbox, 'POST', '/v1/pets', { body: '{"name":"Ok","categoryId":1}' });
     expect(good.status).toBe(201);
     expect(ids((await call(sandbox, 'GET', '/v1/pets')).json)).toEqual([1, 2, 3]);
