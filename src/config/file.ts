@@ -149,8 +149,17 @@ function reason(error: unknown): string {
 }
 
 function unreadable(path: string, error: unknown): ConfigError {
-  const what = error instanceof SyntaxError ? 'is not valid JSON' : 'cannot be read';
-  return new ConfigError(`config file ${path} ${what} (${reason(error)}); fix or remove it`, {
-    cause: error,
-  });
+  const what =
+    error instanceof SyntaxError
+      ? `is not valid JSON${jsonFault(error)}`
+      : `cannot be read (${reason(error)})`;
+  return new ConfigError(`config file ${path} ${what}; fix or remove it`, { cause: error });
+}
+
+/** Where JSON.parse stopped, without the text it quotes around the fault: that text may be
+ * part of a key (`"apiKey": SECRET-…` unquoted). */
+function jsonFault(error: SyntaxError): string {
+  const at = /\(line (\d+) column (\d+)\)/.exec(error.message);
+  if (at) return ` (line ${at[1]}, column ${at[2]})`;
+  return /end of JSON input/.test(error.message) ? ' (it ends too soon)' : '';
 }

@@ -28,7 +28,7 @@ describe('a config file that is not valid JSON', () => {
       expect(result).toEqual({
         code: 1,
         stdout: '',
-        stderr: `error: config file ${file} is not valid JSON (Unterminated string in JSON at position 71 (line 1 column 72)); fix or remove it\n`,
+        stderr: `error: config file ${file} is not valid JSON (line 1, column 72); fix or remove it\n`,
         prompts: [],
       });
       expect(readFileSync(file, 'utf8')).toBe(bytes);
@@ -46,7 +46,7 @@ describe('a config file that is not valid JSON', () => {
     expect(result).toEqual({
       code: 1,
       stdout: '',
-      stderr: `error: config file ${file} is not valid JSON (Unexpected token 'o', "not json" is not valid JSON); fix or remove it\n`,
+      stderr: `error: config file ${file} is not valid JSON; fix or remove it\n`,
       prompts: [],
     });
     expect(readFileSync(file, 'utf8')).toBe('not json');
@@ -60,9 +60,24 @@ describe('a config file that is not valid JSON', () => {
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      `error: config file ${file} is not valid JSON (Unexpected end of JSON input); fix or remove it\n`,
+      `error: config file ${file} is not valid JSON (it ends too soon); fix or remove it\n`,
     );
     expect(readFileSync(file, 'utf8')).toBe('');
+  });
+
+  it('never quotes the text around the fault: it may be a key', async () => {
+    const { env, file } = setup();
+    for (const text of [
+      '{"profiles":{"x":{"apiKey":SECRETKEY-abcd-1234}}}',
+      '{"profiles":{"x":{"apiKey":\'SECRETKEY-abcd-1234\'}}}',
+      '{"profiles":{"x":{"apiKey":"SECRETKEY-abcd-1234"}},}',
+    ]) {
+      writeConfigFile(file, text);
+      const result = await run(['pets', 'list'], { env });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(new RegExp(`^error: config file ${file} is not valid JSON`));
+      expect(result.stderr).not.toContain('SECRET');
+    }
   });
 
   it('reports it as one JSON line under --json', async () => {
@@ -75,7 +90,7 @@ describe('a config file that is not valid JSON', () => {
       stderr: `${JSON.stringify({
         error: {
           code: 'config_error',
-          message: `config file ${file} is not valid JSON (Expected property name or '}' in JSON at position 1 (line 1 column 2)); fix or remove it`,
+          message: `config file ${file} is not valid JSON (line 1, column 2); fix or remove it`,
           status: null,
         },
       })}\n`,
