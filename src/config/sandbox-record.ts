@@ -4,21 +4,14 @@
 // takes itself out when it stops; an entry whose process no longer runs is ignored (and
 // dropped at the next write). Reading is one small file read plus a liveness check, done only
 // when the built-in sandbox profile is in use; it loads nothing else.
-const {
-  closeSync,
-  constants,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} = process.getBuiltinModule('node:fs');
+const { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } =
+  process.getBuiltinModule('node:fs');
 const { join } = process.getBuiltinModule('node:path');
 
 import { isLoopbackHost } from '../api/urls.js';
 import type { Env } from '../io.js';
 import { configDir } from './dir.js';
+import { readRegularFile } from './safe-fs.js';
 
 export const RECORD_FILE = 'sandbox.json';
 
@@ -77,16 +70,13 @@ function isSandboxUrl(text: string): boolean {
 }
 
 /** The entries in the record, oldest first; [] when there is none or it is unreadable. A
- * symlink in its place is not followed. */
+ * symlink, FIFO or device in its place is not followed nor waited on (as for config.json). */
 export function readEntries(dir: string): SandboxEntry[] {
   let text: string;
   try {
-    const fd = openSync(join(dir, RECORD_FILE), constants.O_RDONLY | constants.O_NOFOLLOW);
-    try {
-      text = readFileSync(fd, 'utf8');
-    } finally {
-      closeSync(fd);
-    }
+    const found = readRegularFile(join(dir, RECORD_FILE));
+    if (found === undefined) return [];
+    text = found.text;
   } catch {
     return [];
   }

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, lstatSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import {
   startTime,
 } from '../../src/config/sandbox-record.js';
 import { announceSandbox } from '../../src/sandbox/announce.js';
+import { BIN, processEnv } from '../helpers/process.js';
 import { cleanup, tempDir } from './helpers.js';
 
 afterEach(cleanup);
@@ -69,6 +70,26 @@ describe('the sandbox record', () => {
       writeRecord(dir, [{ url, ...live }]);
       expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir }), url).toBeUndefined();
     }
+  });
+
+  it('is not waited on when a FIFO stands in its place: none, at once', () => {
+    const dir = tempDir();
+    execFileSync('mkfifo', ['-m', '600', path.join(dir, RECORD_FILE)]);
+    // Opening a FIFO without O_NONBLOCK waits for a writer, for good (not even Ctrl-C ends it):
+    // run as a process with a time limit, so that such a regression fails instead of hanging.
+    const listed = spawnSync(process.execPath, [BIN, 'profile', 'list', '--json'], {
+      env: processEnv({ STORE_CONFIG_DIR: dir }),
+      encoding: 'utf8',
+      timeout: 20_000,
+      // store handles SIGTERM in JavaScript, which cannot run while it is blocked in open().
+      killSignal: 'SIGKILL',
+    });
+    expect(listed.signal).toBe(null);
+    expect(listed.status).toBe(0);
+    expect(JSON.parse(listed.stdout)[2]).toMatchObject({
+      name: 'sandbox',
+      baseUrl: 'http://127.0.0.1:4010/v1',
+    });
   });
 
   it('ignores a record that is not JSON or not the right shape', () => {
