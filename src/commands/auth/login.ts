@@ -1,5 +1,5 @@
 import { listPets } from '../../api/pets.js';
-import { maskKey } from '../../config/profiles.js';
+import { maskKey, profileExists } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
 import { ApiError, AuthError, FlagError, NetworkError } from '../../errors.js';
 import { confirm } from '../confirm.js';
@@ -50,6 +50,11 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
   if (opts.verify) await verify(key, ctx);
   const config = await ctx.config();
   await config.update((data) => {
+    // Removed while the key was typed or checked: a key alone would bring back a profile
+    // without URLs. Nothing is written.
+    if (!profileExists(data, profile.name)) {
+      throw new FlagError(`profile ${profile.name} was removed meanwhile; nothing was saved`);
+    }
     data.profiles ??= {};
     data.profiles[profile.name] = { ...data.profiles[profile.name], apiKey: key };
   });

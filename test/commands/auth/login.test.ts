@@ -9,6 +9,7 @@ import {
   testIO,
   writeConfigFile,
 } from '../../helpers/cli.js';
+import { faultServer, reply } from '../../helpers/fault-server.js';
 import { API, api, KEY, STAGING, unexpected } from '../../helpers/http.js';
 
 const NEW_KEY = 'new-key-0123456789';
@@ -112,6 +113,28 @@ describe('store auth login', () => {
       prompts: [],
     });
     expect(existsSync(file)).toBe(false);
+  });
+
+  it('saves nothing when the profile was removed while its key was being checked', async () => {
+    const { env, file } = setup();
+    const server = await faultServer((_req, res) => {
+      // `store profile remove eu` in another shell, meanwhile.
+      writeConfigFile(file, JSON.stringify({ profiles: {} }));
+      reply(res, 200, '[]');
+    });
+    writeConfigFile(file, JSON.stringify({ profiles: { eu: { baseUrl: server.url } } }));
+    const result = await run(['-p', 'eu', 'auth', 'login', '--with-key'], {
+      env,
+      stdin: `${NEW_KEY}\n`,
+    });
+    expect(server.seen.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /v1/pets?limit=1']);
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: profile eu was removed meanwhile; nothing was saved\n',
+      prompts: [],
+    });
+    expect(readConfig(file)).toEqual({ profiles: {} });
   });
 
   it('saves without any request under --no-verify', async () => {
