@@ -111,8 +111,13 @@ __store_reply() {
       done
       ;;
     profiles)
+      # A name written by hand may hold a space, a quote or a $: it is offered as the shell
+      # must read it (printf %q), and matched whether what was typed is quoted or not.
+      local typed=$1 quoted
+      case $typed in \'* | \"*) typed=${typed:1} ;; esac
       while IFS= read -r word; do
-        [[ $word == "$1"* ]] && COMPREPLY+=("$word")
+        printf -v quoted '%q' "$word"
+        [[ $word == "$typed"* || $quoted == "$1"* ]] && COMPREPLY+=("$quoted")
       done < <(store __complete profiles 2>/dev/null)
       ;;
     files)

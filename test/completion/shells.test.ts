@@ -78,8 +78,8 @@ afterAll(() => {
   if (dumpDir) rmSync(dumpDir, { recursive: true, force: true });
 });
 
-/** A `store` on PATH, two user profiles, and a folder with two files to complete. */
-function setup(): { env: NodeJS.ProcessEnv; cwd: string } {
+/** A `store` on PATH, two user profiles (and `more`), and a folder with two files to complete. */
+function setup(more: Record<string, object> = {}): { env: NodeJS.ProcessEnv; cwd: string } {
   const bin = tempDir();
   const store = join(bin, 'store');
   writeFileSync(store, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
@@ -87,7 +87,9 @@ function setup(): { env: NodeJS.ProcessEnv; cwd: string } {
   const config = tempDir();
   writeFileSync(
     join(config, 'config.json'),
-    JSON.stringify({ profiles: { eu: { baseUrl: 'https://eu.example/v1' }, 'team-b': {} } }),
+    JSON.stringify({
+      profiles: { eu: { baseUrl: 'https://eu.example/v1' }, 'team-b': {}, ...more },
+    }),
   );
   const cwd = tempDir();
   writeFileSync(join(cwd, 'animals.json'), '{}');
@@ -109,8 +111,9 @@ function setup(): { env: NodeJS.ProcessEnv; cwd: string } {
 async function complete(
   shell: Shell,
   line: string,
+  profiles?: Record<string, object>,
 ): Promise<{ code: number | null; words: string[] }> {
-  const { env, cwd } = setup();
+  const { env, cwd } = setup(profiles);
   const child = spawn(shell, ASK[shell](line), {
     cwd,
     env,
@@ -171,3 +174,16 @@ for (const shell of ['bash', 'zsh', 'fish'] as const) {
     });
   });
 }
+
+// `profile set` refuses such names, but a config.json written by hand may hold them.
+describe.skipIf(MISSING.includes('bash'))('bash completion of odd profile names', () => {
+  const odd = { 'my prof': {}, "o'q": {}, $HOME: {} };
+  it.each([
+    ['store -p m', ['my\\ prof']],
+    ['store -p o', ["o\\'q"]],
+    ['store -p $', ['\\$HOME']],
+    ["store -p 'm", ['my\\ prof']],
+  ])('offers %j quoted as bash must read it', async (line, expected) => {
+    expect(await complete('bash', line, odd)).toEqual({ code: 0, words: expected });
+  });
+});
