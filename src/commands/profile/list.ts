@@ -1,10 +1,12 @@
 import {
   BUILTIN_PROFILES,
   listedSettings,
+  profileExists,
   profileNames,
   selectedProfile,
   storedProfile,
 } from '../../config/profiles.js';
+import { quote } from '../../config/quote.js';
 import type { Context } from '../../context.js';
 import { type Column, renderRows } from '../../render/output.js';
 import { defineCommand } from '../define.js';
@@ -41,7 +43,15 @@ export const command = defineCommand({
 
 export async function run(_opts: object, ctx: Context): Promise<void> {
   const data = (await ctx.config()).read();
-  const current = selectedProfile(data, ctx.env, ctx.options.profile).name;
+  const { name: current, source } = selectedProfile(data, ctx.env, ctx.options.profile);
+  // Every other command refuses a profile in use that does not exist; the list still shows
+  // what there is, and says so (no line is marked current).
+  if (!profileExists(data, current)) {
+    const via = { flag: '-p', env: 'STORE_PROFILE', config: 'config.json', default: '' }[source];
+    ctx.warn(
+      `warning: the profile in use, ${quote(current)}${via ? ` (set in ${via})` : ''}, does not exist; commands that use it will fail`,
+    );
+  }
   const rows = profileNames(data).map((name): ProfileRow => {
     const settings = listedSettings(data, ctx.env, name);
     return {

@@ -63,6 +63,21 @@ describe('store profile list', () => {
     expect(JSON.parse(after.stdout)[2].baseUrl).toBe(SANDBOX_URL);
   });
 
+  it('lists the profiles and warns when the profile in use does not exist (exit 0, none marked)', async () => {
+    const { env, file } = setup({ STORE_PROFILE: 'gone' });
+    writeConfig(file, { currentProfile: 'eu-old' });
+    const viaEnv = await run(['profile', 'list'], { env });
+    expect(viaEnv.code).toBe(0);
+    expect(viaEnv.stdout).not.toContain('*');
+    expect(viaEnv.stderr).toBe(
+      'warning: the profile in use, "gone" (set in STORE_PROFILE), does not exist; commands that use it will fail\n',
+    );
+    const { STORE_PROFILE: _, ...withoutEnv } = env;
+    expect((await run(['profile', 'list'], { env: withoutEnv })).stderr).toBe(
+      'warning: the profile in use, "eu-old" (set in config.json), does not exist; commands that use it will fail\n',
+    );
+  });
+
   it('says whether a key is stored, never the key itself', async () => {
     const { env, file } = setup();
     writeConfig(file, {
