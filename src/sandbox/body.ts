@@ -76,6 +76,10 @@ export function parseBody(bytes: Buffer): unknown {
     return JSON.parse(text, revive as (key: string, value: unknown) => unknown);
   } catch (error) {
     if (error instanceof BodyError) throw error;
+    // Valid JSON, but deeper than the reviver's recursion goes: not "not valid JSON".
+    if (error instanceof RangeError) {
+      throw new BodyError('invalid_body', 'request body is nested too deeply');
+    }
     throw new BodyError(
       'invalid_json',
       `request body is not valid JSON: ${(error as Error).message}`,

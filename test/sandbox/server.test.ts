@@ -320,6 +320,13 @@ describe('POST /v1/pets', () => {
     },
   );
 
+  it('answers JSON nested deeper than it reads with 400 invalid_body, not "not valid JSON"', async () => {
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    const res = await post({ body: `{"name":"A","categoryId":1,"x":${deep}}` })();
+    expect(res.status).toBe(400);
+    expect(res.json).toEqual(errorBody(400, 'invalid_body', 'request body is nested too deeply'));
+  });
+
   it.each([
     ['text/plain', 'text/plain'],
     ['application/jsonp', 'application/jsonp'],
