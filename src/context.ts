@@ -143,7 +143,7 @@ export function createContext(
       const client = new ApiClient({
         baseUrl: resolved.baseUrl,
         messagesUrl: resolved.messagesUrl,
-        urlSources: urlSources(resolved, env),
+        urlSources: urlSources(resolved),
         apiKey,
         timeoutMs: options.timeoutMs,
         env,
@@ -170,11 +170,11 @@ export function createContext(
 }
 
 /** What a refused URL is called: the variable it came from, or the profile that holds it. */
-function urlSources(resolved: ResolvedProfile, env: Env): { base: string; messages: string } {
+function urlSources(resolved: ResolvedProfile): { base: string; messages: string } {
   const inProfile = (what: string) => `the ${what} of profile ${resolved.name}`;
-  const base = resolved.baseUrlSource === 'env' ? 'STORE_BASE_URL' : inProfile('base URL');
-  let messages = inProfile('messages URL');
-  if (env.STORE_MESSAGES_URL) messages = 'STORE_MESSAGES_URL';
-  else if (env.STORE_BASE_URL) messages = 'STORE_BASE_URL';
-  return { base, messages };
+  const { baseUrlSource, messagesUrlSource } = resolved;
+  return {
+    base: baseUrlSource === 'env' ? 'STORE_BASE_URL' : inProfile('base URL'),
+    messages: messagesUrlSource === 'profile' ? inProfile('messages URL') : messagesUrlSource,
+  };
 }

@@ -49,6 +49,8 @@ export interface ResolvedProfile {
   baseUrl: string;
   baseUrlSource: BaseUrlSource;
   messagesUrl: string;
+  /** Where `messagesUrl` comes from: the profile, or the variable that won. */
+  messagesUrlSource: 'profile' | 'STORE_MESSAGES_URL' | 'STORE_BASE_URL';
   apiKey: string | undefined;
   keySource: KeySource;
 }
@@ -168,6 +170,11 @@ export function resolveProfile(
     // STORE_BASE_URL alone moves the messages URL along: this invocation's key must not go to
     // the profile's (say, production's) messaging host unasked.
     messagesUrl: env.STORE_MESSAGES_URL || env.STORE_BASE_URL || settings.messagesUrl,
+    messagesUrlSource: env.STORE_MESSAGES_URL
+      ? 'STORE_MESSAGES_URL'
+      : env.STORE_BASE_URL
+        ? 'STORE_BASE_URL'
+        : 'profile',
     apiKey: env.STORE_API_KEY || settings.apiKey,
     keySource,
   };

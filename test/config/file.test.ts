@@ -303,6 +303,20 @@ describe('a base URL with a query, a fragment or a password', () => {
     expect(unexpected).toEqual([]);
   });
 
+  it('in a messages URL of config.json: refused naming the profile and that URL', async () => {
+    const { env, file } = setup({ STORE_API_KEY: KEY });
+    const eu = { baseUrl: 'https://eu.example/v1', messagesUrl: 'https://m.eu.example/v1?x' };
+    writeConfigFile(file, JSON.stringify({ profiles: { eu } }));
+    expect(await run(['-p', 'eu', 'messages', 'send', 'hi'], { env })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: the messages URL of profile eu must not have a query (?) or a fragment (#): "https://m.eu.example/v1?x"\n',
+      prompts: [],
+    });
+    expect(unexpected).toEqual([]);
+  });
+
   it('in a profile of config.json: refused with exit 2 naming the profile; nothing is sent', async () => {
     const { env, file } = setup({ STORE_API_KEY: KEY });
     writeConfigFile(
