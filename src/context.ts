@@ -10,6 +10,7 @@ import {
   DEFAULT_PROFILE,
   profileExists,
   profileNames,
+  profileSourceName,
   type ResolvedProfile,
   resolveProfile,
   selectedProfile,
@@ -94,8 +95,7 @@ export function createContext(
     const data: ConfigData = (await ctx.config()).read();
     const { name, source } = selectedProfile(data, env, options.profile);
     if (!profileExists(data, name)) {
-      const via = { env: 'STORE_PROFILE', config: 'config.json as the current profile' };
-      throw unknownProfileError(name, profileNames(data), via[source as keyof typeof via]);
+      throw unknownProfileError(name, profileNames(data), profileSourceName(source));
     }
     return resolveProfile(data, env, name, source);
   };

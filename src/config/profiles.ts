@@ -132,6 +132,14 @@ export function selectedProfile(
   return { name: DEFAULT_PROFILE, source: 'default' };
 }
 
+/** Where the name of the profile in use was set, as messages say it; nothing for a flag the
+ * user just typed, or for the default. */
+export function profileSourceName(source: ProfileSource): string | undefined {
+  if (source === 'env') return 'STORE_PROFILE';
+  if (source === 'config') return 'config.json as the current profile';
+  return undefined;
+}
+
 /** The profile that is current when neither -p nor STORE_PROFILE says otherwise. */
 export function currentProfileName(config: ConfigData): string {
   return config.currentProfile || DEFAULT_PROFILE;

@@ -3,6 +3,7 @@ import {
   listedSettings,
   profileExists,
   profileNames,
+  profileSourceName,
   selectedProfile,
   storedProfile,
 } from '../../config/profiles.js';
@@ -47,7 +48,7 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
   // Every other command refuses a profile in use that does not exist; the list still shows
   // what there is, and says so (no line is marked current).
   if (!profileExists(data, current)) {
-    const via = { flag: '-p', env: 'STORE_PROFILE', config: 'config.json', default: '' }[source];
+    const via = profileSourceName(source);
     ctx.warn(
       `warning: the profile in use, ${quote(current)}${via ? ` (set in ${via})` : ''}, does not exist; commands that use it will fail`,
     );

@@ -74,7 +74,7 @@ describe('store profile list', () => {
     );
     const { STORE_PROFILE: _, ...withoutEnv } = env;
     expect((await run(['profile', 'list'], { env: withoutEnv })).stderr).toBe(
-      'warning: the profile in use, "eu-old" (set in config.json), does not exist; commands that use it will fail\n',
+      'warning: the profile in use, "eu-old" (set in config.json as the current profile), does not exist; commands that use it will fail\n',
     );
   });
 
