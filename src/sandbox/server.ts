@@ -400,9 +400,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     return operation.run({ req, query: new URLSearchParams(search), params, store });
   };
 
-  // Node would answer a request without Host, or with an Expect it does not know, itself and
-  // with an empty body: both come here, for the Error body every failure gets.
-  const server = createServer({ requireHostHeader: false }, (req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const target = req.url ?? '/';
     const queryStart = target.indexOf('?');
@@ -419,6 +417,15 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       if (req.headers.host === undefined && req.httpVersion !== '1.0') {
         throw new HttpError(400, 'bad_request', 'an HTTP/1.1 request needs a Host header');
       }
+      // Only 100-continue is understood (node:http answers it before this runs).
+      const expect = req.headers.expect;
+      if (expect !== undefined && expect.toLowerCase() !== '100-continue') {
+        throw new HttpError(
+          417,
+          'expectation_failed',
+          `Expect: ${expect} is not supported (only 100-continue)`,
+        );
+      }
       resolve(dispatch(req, res, pathname, queryStart < 0 ? '' : target.slice(queryStart + 1)));
     }).then(
       (reply) => send(res, reply.status, reply.body),
@@ -427,13 +434,12 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         send(res, status, { code, message, status }, headers);
       },
     );
-  });
+  };
+  // Node would answer a request without Host, or with an Expect it does not know, itself and
+  // with an empty body: both come to `handle`, for the Error body every failure gets.
+  const server = createServer({ requireHostHeader: false }, handle);
+  server.on('checkExpectation', handle);
   server.on('clientError', onClientError);
-  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    const message = `Expect: ${req.headers.expect} is not supported (only 100-continue)`;
-    options.log?.(`${req.method} ${(req.url ?? '/').split('?')[0]} 417 0ms`);
-    send(res, 417, { code: 'expectation_failed', message, status: 417 });
-  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
