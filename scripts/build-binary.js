@@ -61,10 +61,6 @@ await build({
   format: 'cjs',
   target: `node${process.versions.node}`,
   define: { STORE_SEA: JSON.stringify(assetsHash) },
-  // bin/store.js reads import.meta (ES modules only: empty here) only outside the binary, where
-  // IN_BINARY is false; esbuild's warning about it is silenced, and smoke-binary.js runs the
-  // binary, which an unguarded use would break.
-  logOverride: { 'empty-import-meta': 'silent' },
   outfile: main,
   logLevel: 'warning',
 });

@@ -67,6 +67,8 @@ describe('the packed tarball', () => {
       'package.json',
     ]);
     expect(packed).toContain('bin/store.js');
+    // It says bin/store.js is CommonJS (the package is ES modules): without it the shim fails.
+    expect(packed).toContain('bin/package.json');
     expect(packed).toContain('dist/store.cjs');
     expect(packed).toContain('dist/table.cjs');
     expect(packed).toContain('dist/THIRD_PARTY_NOTICES');
