@@ -13,9 +13,11 @@ const PETS = '[{"id":1,"name":"Rex","categoryId":2,"status":"available"}]';
 // http2 and tls (undici's HTTP/2 client; ≈30 ms), crypto (a config write's lock), fs/promises
 // and readline (reading a file, stdin as a file stream), child_process (commander's executable
 // subcommands), worker_threads and perf_hooks (util's and the `performance` global's), assert
-// (undici's checks: loaded only when one fails).
+// (undici's checks: loaded only when one fails), module (with its source-map code: bin/store.js
+// gives the program its own require, not one from module.createRequire).
 const NOT_FOR_A_REQUEST = [
   'assert',
+  'module',
   'http2',
   'tls',
   'crypto',
