@@ -35,7 +35,7 @@ describe('store orders list', () => {
   });
 
   it('an empty list: nothing in a pipe, "No orders found" on a terminal, [] with --json', async () => {
-    api().get('/v1/store/orders').times(3).reply(200, '[]');
+    api().get('/v1/store/orders').times(4).reply(200, '[]');
     expect(await run(['orders', 'list'], { env: env() })).toEqual({
       code: 0,
       stdout: '',
@@ -48,7 +48,32 @@ describe('store orders list', () => {
       stderr: 'No orders found\n',
       prompts: [],
     });
-    expect((await run(['orders', 'list', '--json'], { env: env() })).stdout).toBe('[]\n');
+    // --json gets neither line, on a terminal or not.
+    for (const tty of [false, true]) {
+      expect(await run(['orders', 'list', '--json'], { env: env(), tty })).toEqual({
+        code: 0,
+        stdout: '[]\n',
+        stderr: '',
+        prompts: [],
+      });
+    }
+  });
+
+  it('shows the server’s control characters as escapes, in a pipe and in a table', async () => {
+    const body = JSON.stringify([{ id: 1, note: 'a\u001b[2J\tb\u009b1m' }]);
+    api().get('/v1/store/orders').times(2).reply(200, body);
+    expect(await run(['orders', 'list'], { env: env() })).toEqual({
+      code: 0,
+      stdout: 'id\tnote\n1\ta\\x1b[2J\\tb\\x9b1m\n',
+      stderr: '',
+      prompts: [],
+    });
+    expect(await run(['orders', 'list'], { env: { ...env(), NO_COLOR: '1' }, tty: true })).toEqual({
+      code: 0,
+      stdout: 'id  note\n1   a\\x1b[2J\\tb\\x9b1m\n',
+      stderr: '',
+      prompts: [],
+    });
   });
 
   it('data nested deeper than it can write: one error line, exit 1, not an internal error', async () => {
@@ -72,6 +97,11 @@ describe('store orders list', () => {
   it('prints the API data exactly with --json', async () => {
     api().get('/v1/store/orders').reply(200, '[{"id":9007199254740993}]');
     const result = await run(['orders', 'list', '--json'], { env: env() });
-    expect(result.stdout).toBe('[{"id":9007199254740993}]\n');
+    expect(result).toEqual({
+      code: 0,
+      stdout: '[{"id":9007199254740993}]\n',
+      stderr: '',
+      prompts: [],
+    });
   });
 });
