@@ -150,10 +150,12 @@ describe('store pets add --file', () => {
       .reply(404, { code: 'no_category', message: 'category 3 does not exist', status: 404 })
       .post('/v1/pets', '{"name":"D","categoryId":4}')
       .reply(201, created(4, 'D', 4));
+    // The first failure in input order is the 404 (exit 5); the invalid inputs after it
+    // (exit 3) are settled sooner, without a request.
     const lines = [
       '{"name":"A","categoryId":1}',
-      '{"name":"B"}',
       '{"name":"C","categoryId":3}',
+      '{"name":"B"}',
       '"not an object"',
       '{"name":"D","categoryId":4}',
     ];
@@ -162,12 +164,12 @@ describe('store pets add --file', () => {
       stdin: `${lines.join('\n')}\n`,
     });
     expect(scope.isDone()).toBe(true);
-    expect(json.code).toBe(3);
+    expect(json.code).toBe(5);
     expect(json.stderr).toBe('');
     expect(json.stdout.split('\n')).toEqual([
       created(1, 'A', 1),
-      '{"input":2,"error":{"code":"invalid_input","message":"categoryId is required","status":null}}',
-      '{"input":3,"error":{"code":"no_category","message":"category 3 does not exist","status":404}}',
+      '{"input":2,"error":{"code":"no_category","message":"category 3 does not exist","status":404}}',
+      '{"input":3,"error":{"code":"invalid_input","message":"categoryId is required","status":null}}',
       '{"input":4,"error":{"code":"invalid_input","message":"expected an object with name and categoryId (got a string)","status":null}}',
       created(4, 'D', 4),
       '',

@@ -59,6 +59,25 @@ describe('store pets get', () => {
     });
   });
 
+  it('says nothing of the deprecation when it cannot run: no key, an unknown profile', async () => {
+    const noKey = await run(['pets', 'get', '1'], { env: baseEnv() });
+    expect(noKey).toEqual({
+      code: 4,
+      stdout: '',
+      stderr:
+        'error: no API key for profile production: run `store auth login` or set STORE_API_KEY\n',
+      prompts: [],
+    });
+    const unknown = await run(['pets', 'get', '1', '-p', 'nope'], { env: env() });
+    expect(unknown).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: unknown profile "nope"; see `store profile list`, or create it with `store profile set nope --base-url <url>`\n',
+      prompts: [],
+    });
+  });
+
   it('needs an id', async () => {
     const result = await run(['pets', 'get'], { env: env() });
     expect(result).toEqual({

@@ -65,7 +65,10 @@ describe('store pets list', () => {
   });
 
   it.each([
-    ['NO_COLOR', { NO_COLOR: '1' }, []],
+    // The contract: NO_COLOR with any value.
+    ['NO_COLOR=1', { NO_COLOR: '1' }, []],
+    ['NO_COLOR=0', { NO_COLOR: '0' }, []],
+    ['NO_COLOR=false', { NO_COLOR: 'false' }, []],
     ['--no-color', {}, ['--no-color']],
   ])('draws the table without colour under %s', async (_name, extra, flags) => {
     api()
@@ -75,7 +78,12 @@ describe('store pets list', () => {
       env: { ...env(), ...extra },
       tty: true,
     });
-    expect(result.stdout).toBe('ID  NAME  CATEGORY  STATUS\n1   Rex   2         available\n');
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'ID  NAME  CATEGORY  STATUS\n1   Rex   2         available\n',
+      stderr: '',
+      prompts: [],
+    });
   });
 
   it('colours tab-separated output only when FORCE_COLOR asks for it', async () => {
