@@ -64,7 +64,12 @@ describe('profile selection and precedence', () => {
     const scope = api('https://override.example.org').get('/api/v1/pets').reply(200, '[]');
     const result = await run(['-p', 'flagp', 'pets', 'list'], { env });
     expect(scope.isDone()).toBe(true);
-    expect(result.code).toBe(0);
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n',
+      stderr: '',
+      prompts: [],
+    });
   });
 
   it('uses STORE_API_KEY over the stored key', async () => {
@@ -73,7 +78,12 @@ describe('profile selection and precedence', () => {
     const scope = api(API, KEY).get('/v1/pets').reply(200, '[]');
     const result = await run(['pets', 'list'], { env });
     expect(scope.isDone()).toBe(true);
-    expect(result.code).toBe(0);
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n',
+      stderr: '',
+      prompts: [],
+    });
   });
 
   it("uses the profile's stored key without STORE_API_KEY", async () => {
@@ -88,7 +98,73 @@ describe('profile selection and precedence', () => {
     const scope = api('https://cur.example.org', STORED_KEY).get('/v1/pets').reply(200, '[]');
     const result = await run(['pets', 'list'], { env });
     expect(scope.isDone()).toBe(true);
-    expect(result.code).toBe(0);
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it.each([
+    ['-p', ['-p', 'flagp'], {}],
+    ['STORE_PROFILE', [], { STORE_PROFILE: 'flagp' }],
+  ])(
+    "sends the key of the profile chosen by %s, not the current profile's",
+    async (_what, flags, extra) => {
+      const { env, file } = setup(extra);
+      writeConfig(file, {
+        currentProfile: 'cur',
+        profiles: {
+          cur: { baseUrl: 'https://cur.example.org/v1', apiKey: STORED_KEY },
+          flagp: { baseUrl: 'https://flagp.example.org/v1', apiKey: 'flag-profile-key' },
+        },
+      });
+      const scope = api('https://flagp.example.org', 'flag-profile-key')
+        .get('/v1/pets')
+        .reply(200, '[]');
+      const result = await run(['pets', 'list', ...flags], { env });
+      expect(scope.isDone()).toBe(true);
+      expect(result).toEqual({
+        code: 0,
+        stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n',
+        stderr: '',
+        prompts: [],
+      });
+    },
+  );
+
+  it('sends nothing when the profile chosen has no key, even if the current one has', async () => {
+    const { env, file } = setup();
+    writeConfig(file, {
+      currentProfile: 'cur',
+      profiles: {
+        cur: { baseUrl: 'https://cur.example.org/v1', apiKey: STORED_KEY },
+        flagp: { baseUrl: 'https://flagp.example.org/v1' },
+      },
+    });
+    const result = await run(['-p', 'flagp', 'pets', 'list'], { env });
+    expect(result).toEqual({
+      code: 4,
+      stdout: '',
+      stderr:
+        'error: no API key for profile flagp: run `store -p flagp auth login` or set STORE_API_KEY\n',
+      prompts: [],
+    });
+  });
+
+  it('uses a key stored for the built-in sandbox profile over its built-in one', async () => {
+    const { env, file } = setup();
+    writeConfig(file, { profiles: { sandbox: { apiKey: STORED_KEY } } });
+    const scope = api('http://127.0.0.1:4010', STORED_KEY).get('/v1/pets').reply(200, '[]');
+    const result = await run(['-p', 'sandbox', 'pets', 'list'], { env });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n',
+      stderr: '',
+      prompts: [],
+    });
   });
 
   it('sends messages to STORE_MESSAGES_URL over the profile messages URL', async () => {
