@@ -46,19 +46,33 @@ const NETWORK_REASONS: Record<string, string> = {
   UND_ERR_CLOSED: 'connection closed unexpectedly',
 };
 
-export function timeoutError(url: URL, timeoutMs: number, cause: unknown): NetworkError {
+/** `started`: undici had begun writing the request (transport.ts): only then may a failure
+ * have left it delivered. */
+export function timeoutError(
+  url: URL,
+  timeoutMs: number,
+  cause: unknown,
+  started: boolean,
+): NetworkError {
   return new NetworkError(
     `request to ${url.host} timed out after ${timeoutMs / 1000}s`,
     'timeout',
-    // Past connecting, the request may have been sent (store's own time limit cannot tell).
-    { cause, maybeDelivered: errorCode(cause) !== 'UND_ERR_CONNECT_TIMEOUT' },
+    {
+      cause,
+      maybeDelivered: started && errorCode(cause) !== 'UND_ERR_CONNECT_TIMEOUT',
+    },
   );
 }
 
 /** A failure before any response: the network, the proxy, or a request undici refused. */
-export function networkError(url: URL, error: unknown, timeoutMs: number): CliError {
+export function networkError(
+  url: URL,
+  error: unknown,
+  timeoutMs: number,
+  started: boolean,
+): CliError {
   const code = errorCode(error);
-  if (code && TIMEOUT_CODES.has(code)) return timeoutError(url, timeoutMs, error);
+  if (code && TIMEOUT_CODES.has(code)) return timeoutError(url, timeoutMs, error, started);
   // The request could not be formed: nothing was sent.
   if (code === 'UND_ERR_INVALID_ARG' || code === 'ERR_INVALID_CHAR') {
     return new FlagError(
@@ -85,7 +99,7 @@ export function networkError(url: URL, error: unknown, timeoutMs: number): CliEr
   return new NetworkError(`cannot reach ${url.host}: ${reason}`, 'network_error', {
     cause: error,
     unreachable: UNREACHABLE_CODES.has(code ?? ''),
-    maybeDelivered: BROKEN_CODES.has(code ?? ''),
+    maybeDelivered: started && BROKEN_CODES.has(code ?? ''),
   });
 }
 

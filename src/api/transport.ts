@@ -119,9 +119,12 @@ export class Transport {
       onAbort = () => reject(signal.reason);
       signal.addEventListener('abort', onAbort, { once: true });
     });
+    // Whether undici began writing this request on a connected socket (through the proxy's
+    // tunnel, if any): a failure before that cannot have delivered it.
+    const progress = { started: false };
     try {
       const exchange = (async () => {
-        const response = await request.call(dispatcher, {
+        const response = await request.call(noticingStart(dispatcher, progress), {
           origin: out.url.origin,
           path: `${out.url.pathname}${out.url.search}`,
           method: out.method,
@@ -138,11 +141,11 @@ export class Transport {
       if (out.signal?.aborted) {
         // Ctrl-C: nothing else of this client is wanted; end its connections now.
         void this.close();
-        throw new CancelledError({ inFlight: true });
+        throw new CancelledError({ inFlight: progress.started });
       }
       if (error instanceof ResponseError || error instanceof FlagError) throw error;
-      if (timeout.signal.aborted) throw timeoutError(out.url, timeoutMs, error);
-      throw networkError(out.url, error, timeoutMs);
+      if (timeout.signal.aborted) throw timeoutError(out.url, timeoutMs, error, progress.started);
+      throw networkError(out.url, error, timeoutMs, progress.started);
     } finally {
       clearTimeout(timer);
       if (onAbort) signal.removeEventListener('abort', onAbort);
@@ -152,6 +155,30 @@ export class Transport {
   async close(): Promise<void> {
     await Promise.all([this.direct?.destroy(), this.proxied?.destroy()]);
   }
+}
+
+/**
+ * The dispatcher as undici's request() calls it, with the request's handler told apart when
+ * undici starts writing it (onRequestStart: the socket, or the proxy's tunnel, is up). The
+ * handler is forwarded whole, whatever else undici calls on it.
+ */
+function noticingStart(dispatcher: Dispatcher, progress: { started: boolean }): Dispatcher {
+  const dispatch: Dispatcher['dispatch'] = (options, handler) =>
+    dispatcher.dispatch(
+      options,
+      new Proxy(handler, {
+        get(target, name) {
+          const value = Reflect.get(target, name);
+          if (typeof value !== 'function') return value;
+          if (name !== 'onRequestStart') return value.bind(target);
+          return (...args: unknown[]) => {
+            progress.started = true;
+            return value.apply(target, args);
+          };
+        },
+      }),
+    );
+  return { dispatch } as Dispatcher;
 }
 
 /** Reads a response body, refusing more than MAX_BODY_BYTES as it streams in. */

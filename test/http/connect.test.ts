@@ -99,6 +99,33 @@ describe('a request through a proxy', () => {
     expect(tls.stderr).toMatch(/^error: cannot reach 127\.0\.0\.1:\d+: TLS error \([A-Z_]+\)\n$/);
   });
 
+  it('a POST whose proxy never answers CONNECT: timed out, and nothing may exist', async () => {
+    const proxy = await tcpServer();
+    const add = ['pets', 'add', '--name', 'Rex', '--category-id', '1', '--timeout', '0.5'];
+    const result = await run(add, {
+      env: baseEnv({ STORE_API_KEY: KEY, HTTPS_PROXY: proxy.url }),
+    });
+    expect(proxy.connections).toEqual(['CONNECT api.animal-store.example:443 HTTP/1.1']);
+    expect(result).toEqual({
+      code: 6,
+      stdout: '',
+      stderr: 'error: request to api.animal-store.example timed out after 0.5s\n',
+      prompts: [],
+    });
+  });
+
+  it('a POST interrupted while the proxy says nothing: exit 130, nothing may exist', async () => {
+    const proxy = await tcpServer();
+    const controller = new AbortController();
+    const result = run(['pets', 'add', '--name', 'Rex', '--category-id', '1'], {
+      env: baseEnv({ STORE_API_KEY: KEY, HTTPS_PROXY: proxy.url }),
+      signal: controller.signal,
+    });
+    while (proxy.connections.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort();
+    expect(await result).toEqual({ code: 130, stdout: '', stderr: '', prompts: [] });
+  });
+
   it('reads https_proxy before HTTPS_PROXY, as curl and Node do', async () => {
     const lower = await tcpServer(
       'HTTP/1.1 407 Proxy Authentication Required\r\ncontent-length: 0\r\n\r\n',
