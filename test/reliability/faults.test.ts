@@ -126,6 +126,23 @@ describe('retries', () => {
     expect(sleeps).toEqual([2000, 2000]);
   });
 
+  it('gives up on a POST still answered 429 after two resends: three attempts, exit 7', async () => {
+    const server = await faultServer((_req, res) => reply(res, 429, '', { 'retry-after': '1' }));
+    const sleeps: number[] = [];
+    const result = await run(ADD, { env: envFor(server.url), sleeps });
+    expect(result).toEqual({
+      code: 7,
+      stdout: '',
+      stderr:
+        'error: the server answered too many requests (after 3 attempts) (http_429, HTTP 429)\n',
+      prompts: [],
+    });
+    expect(server.seen.map((r) => `${r.method} ${r.body}`)).toEqual(
+      Array(3).fill('POST {"name":"Rex","categoryId":1}'),
+    );
+    expect(sleeps).toEqual([1000, 1000]);
+  });
+
   it('retries a POST whose connection was refused outright (nothing was sent)', async () => {
     const port = await closedPort();
     const result = await run([...ADD, '--debug'], { env: envFor(`http://127.0.0.1:${port}/v1`) });
