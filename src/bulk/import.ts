@@ -240,7 +240,7 @@ export async function importPets(
   // unreachable server), else the first not yet reported.
   const resume = (report.notSent[0] ?? window.unreported) - 1;
   if (signal.aborted) {
-    report.finish(
+    await report.finish(
       readToEnd && report.notSent.length === 0
         ? 'interrupted once every input had been sent'
         : `interrupted: inputs after ${resume} were not sent; resume with --skip ${resume}`,
@@ -252,11 +252,15 @@ export async function importPets(
       `--skip ${opts.skip} skips every input: the input has ${inputs} ${inputs === 1 ? 'object' : 'objects'}`,
     );
   }
+  // Lines still waiting in a batch go now: their write may be the one that fails.
+  await report.endOutput();
   if (io.outputError) {
     // What was created is said on stderr, since stdout failed; main() reports the write error.
-    io.err(
-      `${report.summary()}; output failed, inputs after ${resume} were not sent; resume with --skip ${resume}\n`,
-    );
+    const rest =
+      readToEnd && report.notSent.length === 0
+        ? ' once every input had been sent'
+        : `, inputs after ${resume} were not sent; resume with --skip ${resume}`;
+    io.err(`${report.summary()}; output failed${rest}\n`);
     throw new SilentExit(ExitCode.failure);
   }
   await report.finish();

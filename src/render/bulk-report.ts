@@ -56,6 +56,7 @@ export class BulkReport {
   private rows: RowWriter<Pet> | undefined;
   private batch = '';
   private batchTimer: NodeJS.Timeout | undefined;
+  private outputEnded: Promise<void> | undefined;
   private progressLine: StatusLine | undefined;
   private progressDrawn = 0;
   private readonly started = performance.now();
@@ -99,11 +100,23 @@ export class BulkReport {
     this.progress();
   }
 
+  /** Writes what stdout still has to get (NDJSON lines wait in a batch): after this a failed
+   * stdout is known (io.outputError). */
+  async endOutput(): Promise<void> {
+    // Once: the table of a terminal is drawn when its rows end.
+    this.outputEnded ??= (async () => {
+      this.flush();
+      this.progressLine?.done();
+      await this.rows?.end();
+      // A write that failed without throwing is reported by an event: give it a turn to arrive.
+      await new Promise((resolve) => setImmediate(resolve));
+    })();
+    await this.outputEnded;
+  }
+
   /** Ends the output: rows, the line for the inputs not sent, and the summary. */
   async finish(extra?: string): Promise<void> {
-    this.flush();
-    this.progressLine?.done();
-    await this.rows?.end();
+    await this.endOutput();
     if (this.firstNotSent) {
       const message = `${inputs(this.notSent)} not sent: ${this.firstNotSent.message}`;
       if (this.options.json) {

@@ -1,7 +1,15 @@
 // pets add --file at volume: a real loopback server that answers out of order.
 
 import { spawn } from 'node:child_process';
-import { linkSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  linkSync,
+  openSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ranges } from '../../src/render/bulk-report.js';
@@ -344,6 +352,77 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     });
     expect(readFileSync(input, 'utf8')).toBe(stdinOf(2));
   });
+
+  it.runIf(existsSync('/dev/full'))(
+    'stops sending once stdout cannot be written (a full disk), and says where to resume',
+    async () => {
+      // Each answer takes 20 ms; NDJSON lines leave in batches at least every 50 ms, so the
+      // write fails (and sending stops) while most of the 20 inputs are still to send.
+      const server = await faultServer((_req, res, n) => {
+        setTimeout(() => reply(res, 201, createdOf(server.seen[n - 1]?.body ?? '{}', n)), 20);
+      });
+      const input = join(tempDir(), 'pets.ndjson');
+      writeFileSync(input, stdinOf(20));
+      const full = openSync('/dev/full', 'w');
+      let result: Awaited<ReturnType<typeof collect>>;
+      try {
+        const child = spawn(
+          process.execPath,
+          [BIN, 'pets', 'add', '--file', input, '--json', '--concurrency', '1'],
+          {
+            env: processEnv({ STORE_API_KEY: 'bulk-key', STORE_BASE_URL: server.url }),
+            stdio: ['ignore', full, 'pipe'],
+          },
+        );
+        result = await collect(child);
+      } finally {
+        closeSync(full);
+      }
+      const sent = server.seen.length;
+      expect(sent).toBeLessThan(20);
+      expect(server.seen.map((r) => r.body)).toEqual(
+        Array.from({ length: sent }, (_, k) => PET_LINE(k + 1)),
+      );
+      // Every input sent was created, and --skip resumes at the first one not sent.
+      expect(result).toEqual({
+        code: 1,
+        signal: null,
+        stdout: '',
+        stderr:
+          `${sent} created; output failed, inputs after ${sent} were not sent; resume with --skip ${sent}\n` +
+          'error: cannot write output: no space left on device (ENOSPC)\n',
+      });
+    },
+  );
+
+  it.runIf(existsSync('/dev/full'))(
+    'says what was created when stdout fails only once every input was sent',
+    async () => {
+      const server = await faultServer((_req, res, n) =>
+        reply(res, 201, createdOf(server.seen[n - 1]?.body ?? '{}', n)),
+      );
+      const input = join(tempDir(), 'pets.ndjson');
+      writeFileSync(input, stdinOf(3));
+      const full = openSync('/dev/full', 'w');
+      try {
+        const child = spawn(process.execPath, [BIN, 'pets', 'add', '--file', input, '--json'], {
+          env: processEnv({ STORE_API_KEY: 'bulk-key', STORE_BASE_URL: server.url }),
+          stdio: ['ignore', full, 'pipe'],
+        });
+        expect(await collect(child)).toEqual({
+          code: 1,
+          signal: null,
+          stdout: '',
+          stderr:
+            '3 created; output failed once every input had been sent\n' +
+            'error: cannot write output: no space left on device (ENOSPC)\n',
+        });
+      } finally {
+        closeSync(full);
+      }
+      expect(server.seen).toHaveLength(3);
+    },
+  );
 
   it('after a stop (401) and a Ctrl-C, the --skip offered resumes at the first input not sent', async () => {
     const controller = new AbortController();
