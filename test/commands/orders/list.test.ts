@@ -60,17 +60,33 @@ describe('store orders list', () => {
   });
 
   it('shows the server’s control characters as escapes, in a pipe and in a table', async () => {
-    const body = JSON.stringify([{ id: 1, note: 'a\u001b[2J\tb\u009b1m' }]);
+    const body = JSON.stringify([{ id: 1, note: 'a\u001b[2J\tb\u009b1m', 'x\u001b]0;t\u0007': 2 }]);
     api().get('/v1/store/orders').times(2).reply(200, body);
     expect(await run(['orders', 'list'], { env: env() })).toEqual({
       code: 0,
-      stdout: 'id\tnote\n1\ta\\x1b[2J\\tb\\x9b1m\n',
+      stdout: 'id\tnote\tx\\x1b]0;t\\x07\n1\ta\\x1b[2J\\tb\\x9b1m\t2\n',
       stderr: '',
       prompts: [],
     });
     expect(await run(['orders', 'list'], { env: { ...env(), NO_COLOR: '1' }, tty: true })).toEqual({
       code: 0,
-      stdout: 'id  note\n1   a\\x1b[2J\\tb\\x9b1m\n',
+      stdout: 'id  note               x\\x1b]0;t\\x07\n1   a\\x1b[2J\\tb\\x9b1m  2\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it('never cuts the id column of a table; other columns are cut with …', async () => {
+    const body = '[{"id":9007199254740993,"note":"a long note that cannot fit"}]';
+    api().get('/v1/store/orders').reply(200, body);
+    const result = await run(['orders', 'list'], {
+      env: { ...env(), NO_COLOR: '1' },
+      tty: true,
+      columns: 24,
+    });
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'id                note\n9007199254740993  a lon…\n',
       stderr: '',
       prompts: [],
     });
