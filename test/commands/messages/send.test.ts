@@ -9,11 +9,14 @@ describe('store messages send', () => {
     '{"id":"msg_1","message":"hi there","status":"queued","createdAt":"2026-11-22T10:00:00Z"}';
 
   it('POSTs the argument to the messages URL and prints id, status and time', async () => {
-    const scope = api()
-      .post('/v1/messages', '{"message":"hi there"}')
+    // Messages have a service of their own: not the base URL's host.
+    const scope = api('https://msg.animal-store.example')
+      .post('/v2/messages', '{"message":"hi there"}')
       .matchHeader('content-type', 'application/json')
       .reply(201, MESSAGE);
-    const result = await run(['messages', 'send', 'hi there'], { env: env() });
+    const result = await run(['messages', 'send', 'hi there'], {
+      env: { ...env(), STORE_MESSAGES_URL: 'https://msg.animal-store.example/v2' },
+    });
     expect(scope.isDone()).toBe(true);
     expect(result).toEqual({
       code: 0,
