@@ -94,14 +94,18 @@ describe('GET /v1/pets', () => {
     });
   });
 
-  it('honours limit=1 and limit=100', async () => {
-    const sandbox = await start({ seed: 25 });
+  it('honours limit=1, limit=100, and 20 without a limit', async () => {
+    const sandbox = await start({ seed: 150 });
     const one = await call(sandbox, 'GET', '/v1/pets?limit=1');
     expect(one.status).toBe(200);
     expect(one.json).toEqual([{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }]);
     const hundred = await call(sandbox, 'GET', '/v1/pets?limit=100');
     expect(hundred.status).toBe(200);
-    expect(ids(hundred.json)).toEqual(range(1, 25));
+    expect(ids(hundred.json)).toEqual(range(1, 100));
+    const fewer = await call(sandbox, 'GET', '/v1/pets?limit=37');
+    expect(ids(fewer.json)).toEqual(range(1, 37));
+    const byDefault = await call(sandbox, 'GET', '/v1/pets');
+    expect(ids(byDefault.json)).toEqual(range(1, 20));
   });
 
   it('returns an empty array from an empty store', async () => {
