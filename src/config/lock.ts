@@ -202,7 +202,11 @@ function isRunning(pid: number): boolean {
 }
 
 function lockedError(lockPath: string, holder: Holder): ConfigError {
-  const by = holder.pid === undefined ? 'another process' : `store process ${holder.pid}`;
+  let by = holder.pid === undefined ? 'another process' : `store process ${holder.pid}`;
+  // A config folder shared between machines (NFS): a pid of another host is not ours to check.
+  if (holder.pid !== undefined && holder.host !== undefined && holder.host !== HOST) {
+    by += /^[\w.-]{1,253}$/.test(holder.host) ? ` on ${holder.host}` : ' on another host';
+  }
   const seconds = Math.max(0, Math.floor((Date.now() - holder.time) / 1000));
   return new ConfigError(
     `the config file is locked by ${by} (for ${seconds} s); try again, or remove ${lockPath} if no store command is running`,

@@ -85,6 +85,25 @@ describe('withLock', () => {
     expect(readFileSync(lock, 'utf8')).toBe(live);
   });
 
+  it('leaves alone a young lock of another host, whatever its pid is here', async () => {
+    const { target, lock } = setup();
+    // The pid is dead on this machine; the lock is another machine's (a shared config folder).
+    const other = JSON.stringify({
+      pid: deadPid(),
+      host: 'other-host',
+      time: Date.now(),
+      token: TOKEN,
+    });
+    writeFileSync(lock, other);
+    const pid = JSON.parse(other).pid;
+    await expect(withLock(target, () => 'ran', { waitMs: 100 })).rejects.toThrow(
+      new ConfigError(
+        `the config file is locked by store process ${pid} on other-host (for 0 s); try again, or remove ${lock} if no store command is running`,
+      ),
+    );
+    expect(readFileSync(lock, 'utf8')).toBe(other);
+  });
+
   it('takes the lock as soon as its holder releases it', async () => {
     const { dir, target, lock } = setup();
     writeFileSync(lock, holder(process.pid));
