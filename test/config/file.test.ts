@@ -231,11 +231,19 @@ describe('a config file written by hand', () => {
     expect(existsSync(file)).toBe(false);
   });
 
-  it('is rewritten with mode 0600 even when it was readable by others', async () => {
+  it.each([
+    [0o644, '0644'],
+    [0o640, '0640'],
+  ])('is reported and rewritten with mode 0600 when it was mode %o', async (mode, shown) => {
     const { env, file } = setup();
     writeConfigFile(file, HAND_WRITTEN);
-    chmodSync(file, 0o644);
-    expect((await run(['profile', 'use', 'staging'], { env })).code).toBe(0);
+    chmodSync(file, mode);
+    expect(await run(['profile', 'use', 'staging'], { env })).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: `warning: config file ${file} can be read by other users (mode ${shown}); run: chmod 600 ${file}\nNow using profile staging\n`,
+      prompts: [],
+    });
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ currentProfile: 'staging' });
   });
