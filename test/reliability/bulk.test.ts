@@ -68,6 +68,17 @@ describe('pets add --file in bulk', () => {
     });
   });
 
+  it('keeps 8 requests in flight without --concurrency', async () => {
+    const { server, maxInFlight } = await slowServer(() => 100);
+    const result = await run(['pets', 'add', '--file', '-', '--json'], {
+      env: envFor(server.url),
+      stdin: `${lines(16).join('\n')}\n`,
+    });
+    expect(result.code).toBe(0);
+    expect(server.seen).toHaveLength(16);
+    expect(maxInFlight()).toBe(8);
+  });
+
   it('streams tab-separated rows and names each failure by its line on stderr', async () => {
     const { server } = await slowServer(() => Math.random() * 5);
     const result = await run(['pets', 'add', '--file', '-'], {
@@ -248,6 +259,26 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
         '{"input":1,"error":{"code":"http_429","message":"the server answered too many requests (after 6 attempts)","status":429}}\n' +
         `${createdOf(PET_LINE(2), 2)}\n`,
       stderr: '',
+      prompts: [],
+    });
+  });
+
+  it('shows the server’s control characters as escapes in the line for the inputs not sent', async () => {
+    const server = await faultServer((_req, res) =>
+      reply(res, 401, '{"code":"unauthorized","message":"no\\u001b]0;x\\u0007","status":401}'),
+    );
+    const result = await run(['pets', 'add', '--file', '-', '--concurrency', '1'], {
+      env: envFor(server.url),
+      stdin: stdinOf(3),
+    });
+    const message = 'no\\x1b]0;x\\x07; the key came from STORE_API_KEY';
+    expect(result).toEqual({
+      code: 4,
+      stdout: '',
+      stderr:
+        `error: input 1: ${message} (unauthorized, HTTP 401)\n` +
+        `error: inputs 2-3 not sent: input 1 failed: ${message}\n` +
+        '0 created, 1 failed (input 1), 2 not sent (inputs 2-3)\n',
       prompts: [],
     });
   });
