@@ -11,7 +11,13 @@
 // body). PUT, PATCH and DELETE on /v1/pets/{petId} are the sandbox's own: the spec says
 // operations that change or remove animals are "not shown".
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  maxHeaderSize,
+  type ServerResponse,
+  STATUS_CODES,
+} from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { stringifyJson } from '../json.js';
 import {
@@ -350,13 +356,13 @@ function httpError(err: unknown, log?: (line: string) => void): HttpError {
 // Requests node:http cannot parse never reach the handler; answer them with an Error body too.
 function onClientError(err: NodeJS.ErrnoException, socket: Socket) {
   if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
-  const [status, code] =
+  const [status, code, message] =
     err.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'headers_too_large']
+      ? [431, 'headers_too_large', `the request headers are larger than ${maxHeaderSize} bytes`]
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'request_timeout']
-        : [400, 'bad_request'];
-  const text = stringifyJson({ code, message: `malformed or incomplete HTTP request`, status });
+        ? [408, 'request_timeout', 'the request did not arrive in time']
+        : [400, 'bad_request', 'malformed or incomplete HTTP request'];
+  const text = stringifyJson({ code, message, status });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
       `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,

@@ -781,6 +781,15 @@ describe('routing', () => {
     expect(await rawRequest(sandbox.port, 'NOT HTTP AT ALL\r\n\r\n')).toMatch(
       /^HTTP\/1\.1 400 Bad Request\r\n[\s\S]*\r\n\r\n\{"code":"bad_request","message":"malformed or incomplete HTTP request","status":400\}$/,
     );
+    // Headers larger than node:http accepts (16 KiB): 431, with an Error body.
+    expect(
+      await rawRequest(
+        sandbox.port,
+        `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      ),
+    ).toMatch(
+      /^HTTP\/1\.1 431 Request Header Fields Too Large\r\n[\s\S]*\r\n\r\n\{"code":"headers_too_large","message":"the request headers are larger than 16384 bytes","status":431\}$/,
+    );
     // Node would answer these two itself, with an empty body.
     expect(
       await rawRequest(sandbox.port, `GET /v1/pets HTTP/1.1\r\nAuthorization: ${AUTH}\r\n\r\n`),
