@@ -3,6 +3,9 @@ import { run, configSetup as setup } from '../helpers/cli.js';
 import { API, api, KEY, unexpected } from '../helpers/http.js';
 import { listJson, STORED_KEY, writeConfig } from '../helpers/profiles.js';
 
+/** What `pets list` prints for an empty list in a pipe: the request went where expected. */
+const NO_ANIMALS = { code: 0, stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n', stderr: '', prompts: [] };
+
 describe('profile selection and precedence', () => {
   const PROFILES = {
     currentProfile: 'cur',
@@ -37,12 +40,7 @@ describe('profile selection and precedence', () => {
     const scope = api(origin).get('/v1/pets').reply(200, '[]');
     const result = await run(['pets', 'list', ...flags], { env });
     expect(scope.isDone()).toBe(true);
-    expect(result).toEqual({
-      code: 0,
-      stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n',
-      stderr: '',
-      prompts: [],
-    });
+    expect(result).toEqual(NO_ANIMALS);
   });
 
   it('marks the profile chosen by -p or STORE_PROFILE as current in profile list', async () => {
@@ -64,12 +62,7 @@ describe('profile selection and precedence', () => {
     const scope = api('https://override.example.org').get('/api/v1/pets').reply(200, '[]');
     const result = await run(['-p', 'flagp', 'pets', 'list'], { env });
     expect(scope.isDone()).toBe(true);
-    expect(result).toEqual({
-      code: 0,
-      stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n',
-      stderr: '',
-      prompts: [],
-    });
+    expect(result).toEqual(NO_ANIMALS);
   });
 
   it('uses STORE_API_KEY over the stored key', async () => {
@@ -78,12 +71,7 @@ describe('profile selection and precedence', () => {
     const scope = api(API, KEY).get('/v1/pets').reply(200, '[]');
     const result = await run(['pets', 'list'], { env });
     expect(scope.isDone()).toBe(true);
-    expect(result).toEqual({
-      code: 0,
-      stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n',
-      stderr: '',
-      prompts: [],
-    });
+    expect(result).toEqual(NO_ANIMALS);
   });
 
   it("uses the profile's stored key without STORE_API_KEY", async () => {
@@ -98,12 +86,7 @@ describe('profile selection and precedence', () => {
     const scope = api('https://cur.example.org', STORED_KEY).get('/v1/pets').reply(200, '[]');
     const result = await run(['pets', 'list'], { env });
     expect(scope.isDone()).toBe(true);
-    expect(result).toEqual({
-      code: 0,
-      stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n',
-      stderr: '',
-      prompts: [],
-    });
+    expect(result).toEqual(NO_ANIMALS);
   });
 
   it.each([
@@ -159,12 +142,7 @@ describe('profile selection and precedence', () => {
     const scope = api('http://127.0.0.1:4010', STORED_KEY).get('/v1/pets').reply(200, '[]');
     const result = await run(['-p', 'sandbox', 'pets', 'list'], { env });
     expect(scope.isDone()).toBe(true);
-    expect(result).toEqual({
-      code: 0,
-      stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n',
-      stderr: '',
-      prompts: [],
-    });
+    expect(result).toEqual(NO_ANIMALS);
   });
 
   it('sends messages to STORE_MESSAGES_URL over the profile messages URL', async () => {

@@ -33,31 +33,45 @@ async function tcpServer(answer?: string): Promise<{ url: string; connections: s
 }
 
 describe('a request through a proxy', () => {
-  it('gives up after --timeout when the proxy never answers CONNECT: exit 6', async () => {
-    const proxy = await tcpServer();
-    const result = await run(['pets', 'list', '--timeout', '0.5'], {
-      env: baseEnv({ STORE_API_KEY: KEY, HTTPS_PROXY: proxy.url }),
-    });
-    expect(proxy.connections).toEqual(['CONNECT api.animal-store.example:443 HTTP/1.1']);
-    expect(result).toEqual({
-      code: 6,
-      stdout: '',
-      stderr: 'error: request to api.animal-store.example timed out after 0.5s\n',
-      prompts: [],
-    });
-  });
+  // A POST too: it never got past the proxy, so nothing is said of what it may have made.
+  const COMMANDS: [string, string[]][] = [
+    ['pets list', ['pets', 'list']],
+    ['pets add', ['pets', 'add', '--name', 'Rex', '--category-id', '1']],
+  ];
 
-  it('ends at once on Ctrl-C while the proxy says nothing: exit 130', async () => {
-    const proxy = await tcpServer();
-    const controller = new AbortController();
-    const result = run(['pets', 'list'], {
-      env: baseEnv({ STORE_API_KEY: KEY, HTTPS_PROXY: proxy.url }),
-      signal: controller.signal,
-    });
-    while (proxy.connections.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-    controller.abort();
-    expect(await result).toEqual({ code: 130, stdout: '', stderr: '', prompts: [] });
-  });
+  it.each(COMMANDS)(
+    '%s gives up after --timeout when the proxy never answers CONNECT: exit 6',
+    async (_name, argv) => {
+      const proxy = await tcpServer();
+      const result = await run([...argv, '--timeout', '0.5'], {
+        env: baseEnv({ STORE_API_KEY: KEY, HTTPS_PROXY: proxy.url }),
+      });
+      expect(proxy.connections).toEqual(['CONNECT api.animal-store.example:443 HTTP/1.1']);
+      expect(result).toEqual({
+        code: 6,
+        stdout: '',
+        stderr: 'error: request to api.animal-store.example timed out after 0.5s\n',
+        prompts: [],
+      });
+    },
+  );
+
+  it.each(COMMANDS)(
+    '%s ends at once on Ctrl-C while the proxy says nothing: exit 130',
+    async (_name, argv) => {
+      const proxy = await tcpServer();
+      const controller = new AbortController();
+      const result = run(argv, {
+        env: baseEnv({ STORE_API_KEY: KEY, HTTPS_PROXY: proxy.url }),
+        signal: controller.signal,
+      });
+      while (proxy.connections.length === 0) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      controller.abort();
+      expect(await result).toEqual({ code: 130, stdout: '', stderr: '', prompts: [] });
+    },
+  );
 
   it('says the proxy refused when it answers 407: exit 6', async () => {
     const proxy = await tcpServer(
@@ -97,33 +111,6 @@ describe('a request through a proxy', () => {
     });
     expect(tls.code).toBe(6);
     expect(tls.stderr).toMatch(/^error: cannot reach 127\.0\.0\.1:\d+: TLS error \([A-Z_]+\)\n$/);
-  });
-
-  it('a POST whose proxy never answers CONNECT: timed out, and nothing may exist', async () => {
-    const proxy = await tcpServer();
-    const add = ['pets', 'add', '--name', 'Rex', '--category-id', '1', '--timeout', '0.5'];
-    const result = await run(add, {
-      env: baseEnv({ STORE_API_KEY: KEY, HTTPS_PROXY: proxy.url }),
-    });
-    expect(proxy.connections).toEqual(['CONNECT api.animal-store.example:443 HTTP/1.1']);
-    expect(result).toEqual({
-      code: 6,
-      stdout: '',
-      stderr: 'error: request to api.animal-store.example timed out after 0.5s\n',
-      prompts: [],
-    });
-  });
-
-  it('a POST interrupted while the proxy says nothing: exit 130, nothing may exist', async () => {
-    const proxy = await tcpServer();
-    const controller = new AbortController();
-    const result = run(['pets', 'add', '--name', 'Rex', '--category-id', '1'], {
-      env: baseEnv({ STORE_API_KEY: KEY, HTTPS_PROXY: proxy.url }),
-      signal: controller.signal,
-    });
-    while (proxy.connections.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-    controller.abort();
-    expect(await result).toEqual({ code: 130, stdout: '', stderr: '', prompts: [] });
   });
 
   it('reads https_proxy before HTTPS_PROXY, as curl and Node do', async () => {
