@@ -222,7 +222,8 @@ describe('store api', () => {
       env: env(extra),
     });
     expect(base.isDone() && messages.isDone()).toBe(true);
-    expect([one.code, two.code]).toEqual([0, 0]);
+    expect(one).toEqual({ code: 0, stdout: '[]\n', stderr: '', prompts: [] });
+    expect(two).toEqual({ code: 0, stdout: '{}\n', stderr: '', prompts: [] });
   });
 
   it('refuses a full URL on another host: exit 2, nothing sent, the key stays home', async () => {
@@ -241,8 +242,13 @@ describe('store api', () => {
     const result = await run(['api', '/pets'], {
       env: env({ STORE_BASE_URL: 'http://api.animal-store.example/v1' }),
     });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^error: refusing to send the API key over plain HTTP/);
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: refusing to send the API key over plain HTTP to api.animal-store.example; use an https:// URL (plain http is allowed for loopback hosts only)\n',
+      prompts: [],
+    });
   });
 
   it.each([
@@ -271,8 +277,8 @@ describe('store api', () => {
       tty: true,
     });
     expect(scope.isDone()).toBe(true);
-    expect(piped.stdout).toBe('plain \u001b[31mtext');
-    expect(tty.stdout).toBe('plain \\x1b[31mtext');
+    expect(piped).toEqual({ code: 0, stdout: 'plain \u001b[31mtext', stderr: '', prompts: [] });
+    expect(tty).toEqual({ code: 0, stdout: 'plain \\x1b[31mtext', stderr: '', prompts: [] });
   });
 
   it('prints a body that is not UTF-8 byte for byte when piped, JSON whose text is not either', async () => {
@@ -307,7 +313,12 @@ describe('store api', () => {
 
   it('needs a key like every command: exit 4 and nothing sent', async () => {
     const result = await run(['api', '/pets'], { env: baseEnv() });
-    expect(result.code).toBe(4);
-    expect(result.stdout).toBe('');
+    expect(result).toEqual({
+      code: 4,
+      stdout: '',
+      stderr:
+        'error: no API key for profile production: run `store auth login` or set STORE_API_KEY\n',
+      prompts: [],
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { HELP_TOPIC_NAMES } from '../../src/commands/help/topics.js';
+import { GLOBAL_FLAGS } from '../../src/program.js';
 import { ENVIRONMENT as ENVIRONMENT_VARIABLES } from '../../src/reference/environment.js';
 import { EXIT_CODE_TABLE } from '../../src/reference/exit-codes.js';
 import { run } from '../helpers/cli.js';
@@ -46,7 +47,11 @@ describe('help', () => {
       expect(result.code).toBe(0);
       expect(result.stderr).toBe('');
       expect(result.stdout).toMatch(new RegExp(`^Usage: store ${path.join(' ')}`.trimEnd()));
-      expect(result.stdout).toContain('--profile <name>');
+      // Every global option, each on a line of its own (`  -p, --profile <name>  profile…`).
+      const listed = Object.values(GLOBAL_FLAGS).filter((flag) =>
+        result.stdout.includes(`\n  ${flag.flags}  `),
+      );
+      expect(listed).toEqual(Object.values(GLOBAL_FLAGS));
       expect(result.stdout).toMatch(/\nExamples:\n {2}\$ store /);
     },
   );
