@@ -311,14 +311,18 @@ describe('store api', () => {
     expect(unexpected).toEqual([]);
   });
 
-  it('needs a key like every command: exit 4 and nothing sent', async () => {
-    const result = await run(['api', '/pets'], { env: baseEnv() });
-    expect(result).toEqual({
-      code: 4,
-      stdout: '',
-      stderr:
-        'error: no API key for profile production: run `store auth login` or set STORE_API_KEY\n',
-      prompts: [],
-    });
-  });
+  it.each([[[]], [['--debug']]])(
+    'needs a key like every command: exit 4, nothing sent (%j)',
+    async (flags) => {
+      // Under --debug too: a usage or API error never comes with a stack trace.
+      const result = await run(['api', '/pets', ...flags], { env: baseEnv() });
+      expect(result).toEqual({
+        code: 4,
+        stdout: '',
+        stderr:
+          'error: no API key for profile production: run `store auth login` or set STORE_API_KEY\n',
+        prompts: [],
+      });
+    },
+  );
 });

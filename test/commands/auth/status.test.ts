@@ -113,7 +113,14 @@ describe('store auth status', () => {
       expect(result.code).toBe(4);
       expect(result.stdout).toBe(stdout);
       if (stderr !== undefined) expect(result.stderr).toBe(stderr);
-      else expect(result.stderr).toContain('> authorization: Bearer ****wxyz\n');
+      else {
+        // The trace, then the error line; an API error under --debug has no stack trace.
+        expect(result.stderr).toContain('> authorization: Bearer ****wxyz\n');
+        expect(result.stderr).not.toMatch(/^\s+at /m);
+        expect(result.stderr.split('\n').at(-2)).toBe(
+          'error: the API rejected the key ****wxyz from config (HTTP 401); to store a new key for profile production, run `store auth login`',
+        );
+      }
       expect(result.stdout + result.stderr).not.toContain(KEY);
       expect(result.stdout + result.stderr).not.toContain(KEY.slice(0, 8));
     },

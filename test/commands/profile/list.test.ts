@@ -66,16 +66,27 @@ describe('store profile list', () => {
   it('lists the profiles and warns when the profile in use does not exist (exit 0, none marked)', async () => {
     const { env, file } = setup({ STORE_PROFILE: 'gone' });
     writeConfig(file, { currentProfile: 'eu-old' });
-    const viaEnv = await run(['profile', 'list'], { env });
-    expect(viaEnv.code).toBe(0);
-    expect(viaEnv.stdout).not.toContain('*');
-    expect(viaEnv.stderr).toBe(
-      'warning: the profile in use, "gone" (set in STORE_PROFILE), does not exist; commands that use it will fail\n',
-    );
+    // The built-in profiles, none of them marked current.
+    const listed =
+      'CURRENT\tNAME\tBASE URL\tMESSAGES URL\tKEY\n' +
+      '\tproduction\thttps://api.animal-store.example/v1\thttps://api.animal-store.example/v1\tnone\n' +
+      '\tstaging\thttps://staging.api.animal-store.example/v1\thttps://staging.api.animal-store.example/v1\tnone\n' +
+      '\tsandbox\thttp://127.0.0.1:4010/v1\thttp://127.0.0.1:4010/v1\tbuilt-in\n';
+    expect(await run(['profile', 'list'], { env })).toEqual({
+      code: 0,
+      stdout: listed,
+      stderr:
+        'warning: the profile in use, "gone" (set in STORE_PROFILE), does not exist; commands that use it will fail\n',
+      prompts: [],
+    });
     const { STORE_PROFILE: _, ...withoutEnv } = env;
-    expect((await run(['profile', 'list'], { env: withoutEnv })).stderr).toBe(
-      'warning: the profile in use, "eu-old" (set in config.json as the current profile), does not exist; commands that use it will fail\n',
-    );
+    expect(await run(['profile', 'list'], { env: withoutEnv })).toEqual({
+      code: 0,
+      stdout: listed,
+      stderr:
+        'warning: the profile in use, "eu-old" (set in config.json as the current profile), does not exist; commands that use it will fail\n',
+      prompts: [],
+    });
   });
 
   it('says whether a key is stored, never the key itself', async () => {
