@@ -69,9 +69,19 @@ describe('the packed tarball', () => {
     expect(packed).toContain('bin/store.js');
     // It says bin/store.js is CommonJS (the package is ES modules): without it the shim fails.
     expect(packed).toContain('bin/package.json');
-    expect(packed).toContain('dist/store.cjs');
-    expect(packed).toContain('dist/table.cjs');
-    expect(packed).toContain('dist/THIRD_PARTY_NOTICES');
+    // The program and the files it requires when needed (a table, a config write, a proxy).
+    for (const file of [
+      'store.cjs',
+      'table.cjs',
+      'conf.cjs',
+      'undici.cjs',
+      'THIRD_PARTY_NOTICES',
+    ]) {
+      expect(packed).toContain(`dist/${file}`);
+    }
+    for (const file of ['store.bash', '_store', 'store.fish']) {
+      expect(packed).toContain(`completions/${file}`);
+    }
     expect(packed).toContain('man/store.1');
   });
 
@@ -118,6 +128,17 @@ describe('the packed tarball', () => {
     const fromRepo = await run(process.execPath, [BIN, 'help']);
     expect(help).toEqual({ ...fromRepo, code: 0 });
     expect(help.stdout).toMatch(/^Usage: store \[options\] \[command\]\n/);
+    // A config write (dist/conf.cjs) works from the install too.
+    const config = join(work, 'config');
+    expect(await run(store, ['profile', 'use', 'staging'], { STORE_CONFIG_DIR: config })).toEqual({
+      code: 0,
+      signal: null,
+      stdout: '',
+      stderr: 'Now using profile staging\n',
+    });
+    expect(JSON.parse(readFileSync(join(config, 'config.json'), 'utf8'))).toEqual({
+      currentProfile: 'staging',
+    });
   });
 
   it('runs with npx from the tarball against a sandbox', async () => {
