@@ -60,7 +60,12 @@ describe('store against the sandbox', () => {
       stderr: '',
     });
     const sold = await store(['pets', 'list', '--status', 'sold'], { env: sandbox.env() });
-    expect(sold.stdout).toBe('ID\tNAME\tCATEGORY\tSTATUS\n2\tA\t1\tsold\n');
+    expect(sold).toEqual({
+      code: 0,
+      signal: null,
+      stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n2\tA\t1\tsold\n',
+      stderr: '',
+    });
   });
 
   it('keeps int64 ids exact end to end, and warns about the deprecated get', async () => {
@@ -85,17 +90,23 @@ describe('store against the sandbox', () => {
         env: sandbox.env(),
       },
     );
-    expect(added.stdout).toBe(
-      '{"id":9007199254740994,"name":"Next","categoryId":9223372036854775807}\n',
-    );
+    expect(added).toEqual({
+      code: 0,
+      signal: null,
+      stdout: '{"id":9007199254740994,"name":"Next","categoryId":9223372036854775807}\n',
+      stderr: '',
+    });
   });
 
   it('maps the sandbox’s failures to exit codes', async () => {
     sandbox = await startSandbox();
     const missing = await store(['pets', 'get', '5'], { env: sandbox.env() });
-    expect(missing.code).toBe(5);
-    expect(missing.stdout).toBe('');
-    expect(missing.stderr).toMatch(/\nerror: no pet with id 5 \(pet_not_found, HTTP 404\)\n$/);
+    expect(missing).toEqual({
+      code: 5,
+      signal: null,
+      stdout: '',
+      stderr: `${DEPRECATED}error: no pet with id 5 (pet_not_found, HTTP 404)\n`,
+    });
     const wrongKey = await store(['pets', 'list', '--json'], {
       env: sandbox.env({ STORE_API_KEY: 'nope-1234' }),
     });
