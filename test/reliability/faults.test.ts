@@ -204,6 +204,21 @@ describe('a write whose fate is unknown says so', () => {
       stderr: `error: the server sent a response of an unexpected shape (HTTP 201); run with --debug for details; ${note}\n`,
       prompts: [],
     });
+    // A success with no body at all, where the command needs the animal (or the list).
+    const empty = await faultServer((_req, res) => reply(res, 201, ''));
+    expect(await run(ADD, { env: envFor(empty.url) })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: the server sent an empty response (HTTP 201); ${note}\n`,
+      prompts: [],
+    });
+    const emptyList = await faultServer((_req, res) => reply(res, 200, ''));
+    expect(await run(['pets', 'list'], { env: envFor(emptyList.url) })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: the server sent an empty response (HTTP 200)\n',
+      prompts: [],
+    });
   });
 
   it('Ctrl-C while a POST is awaited says the animal may exist; during a wait to retry, nothing', async () => {

@@ -92,6 +92,23 @@ describe('store orders list', () => {
     });
   });
 
+  it.each([
+    [200, ['orders', 'list']],
+    [204, ['orders', 'list', '--json']],
+  ])('an empty body (HTTP %i) is no answer: one error line, exit 1', async (status, argv) => {
+    api().get('/v1/store/orders').reply(status, '');
+    const json = argv.includes('--json');
+    const message = `the server sent an empty response (HTTP ${status})`;
+    expect(await run(argv, { env: env() })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: json
+        ? `{"error":{"code":"unexpected_response","message":"${message}","status":${status}}}\n`
+        : `error: ${message}\n`,
+      prompts: [],
+    });
+  });
+
   it('data nested deeper than it can write: one error line, exit 1, not an internal error', async () => {
     const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
     api().get('/v1/store/orders').times(2).reply(200, deep);
