@@ -22,7 +22,8 @@ export function rejected(code: string, message: string): CliError {
 }
 
 /** Lines of a stream, split on \n (a \r before it dropped); a line over `max` bytes comes
- * back as `{ tooLong }` and the rest of it is skipped without being kept. */
+ * back as `{ tooLong }` as soon as it passes `max` (its end may never come: /dev/zero), and the
+ * rest of it is skipped without being kept. */
 export async function* lines(
   stream: Readable,
   max: () => number = () => MAX_LINE_BYTES,
@@ -43,21 +44,20 @@ export async function* lines(
         if (size + piece.length > max()) {
           skipping = true;
           held = [];
+          yield { tooLong: size + piece.length };
         } else {
           held.push(piece);
           size += piece.length;
         }
       }
       if (end === -1) break;
-      if (skipping) yield { tooLong: size + piece.length };
-      else yield line();
+      if (!skipping) yield line();
       skipping = false;
       size = 0;
       chunk = chunk.subarray(end + 1);
     }
   }
-  if (skipping) yield { tooLong: size };
-  else if (size > 0 || held.length > 0) yield line();
+  if (!skipping && (size > 0 || held.length > 0)) yield line();
 }
 
 /**
