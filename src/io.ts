@@ -68,6 +68,8 @@ export async function readAll(stream: Readable, signal?: AbortSignal): Promise<s
 
 /** Reads a stream to its end as bytes (a body to send as it is: `store api --input -`). */
 export async function readAllBytes(stream: Readable, signal?: AbortSignal): Promise<Buffer> {
+  // A Ctrl-C that came before the read began (an abort event is not sent twice).
+  if (signal?.aborted) throw new CancelledError();
   const chunks: Buffer[] = [];
   const onAbort = () => stream.destroy(new CancelledError());
   signal?.addEventListener('abort', onAbort, { once: true });

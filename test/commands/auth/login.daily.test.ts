@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { CancelledError } from '../../../src/errors.js';
 import { HiddenInput, promptHidden } from '../../../src/prompt.js';
 import { readConfig, run, configSetup as setup } from '../../helpers/cli.js';
 import { API, api } from '../../helpers/http.js';
@@ -116,6 +117,20 @@ describe('the hidden prompt (auth login on a terminal)', () => {
     stdin.write('sec\u001b[Dret\r');
     expect(await answer).toBe('secret');
     expect(shown).toBe('API key: \n');
+    expect(stdin.modes).toEqual([true, false]);
+  });
+
+  it('cancels on Ctrl-C typed at the raw-mode prompt (not a signal there), restoring the mode', async () => {
+    const stdin = Object.assign(new PassThrough(), {
+      modes: [] as boolean[],
+      setRawMode(mode: boolean) {
+        this.modes.push(mode);
+      },
+    });
+    const stderr = new PassThrough();
+    const answer = promptHidden(stdin, stderr, 'API key: ');
+    stdin.write('ke\u0003y\r');
+    await expect(answer).rejects.toBeInstanceOf(CancelledError);
     expect(stdin.modes).toEqual([true, false]);
   });
 
