@@ -68,6 +68,28 @@ describe('pets add --file in bulk', () => {
     });
   });
 
+  it('streams every row with FORCE_COLOR in a pipe, before and after the colours are loaded', async () => {
+    const server = await faultServer((_req, res, n) => {
+      const body = server.seen[n - 1]?.body ?? '{}';
+      setTimeout(() => reply(res, 201, JSON.stringify({ id: n, ...JSON.parse(body) })), 30);
+    });
+    const input = Array.from(
+      { length: 5 },
+      (_, k) => `{"name":"p${k + 1}","categoryId":1,"status":"available"}`,
+    );
+    const result = await run(['pets', 'add', '--file', '-', '--concurrency', '1'], {
+      env: { ...envFor(server.url), FORCE_COLOR: '1' },
+      stdin: `${input.join('\n')}\n`,
+    });
+    const green = '\u001b[32mavailable\u001b[39m';
+    expect(result).toEqual({
+      code: 0,
+      stdout: `ID\tNAME\tCATEGORY\tSTATUS\n${[1, 2, 3, 4, 5].map((i) => `${i}\tp${i}\t1\t${green}\n`).join('')}`,
+      stderr: '',
+      prompts: [],
+    });
+  });
+
   it('keeps 8 requests in flight without --concurrency', async () => {
     const { server, maxInFlight } = await slowServer(() => 100);
     const result = await run(['pets', 'add', '--file', '-', '--json'], {
