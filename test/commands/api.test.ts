@@ -82,6 +82,18 @@ describe('store api', () => {
     expect(result).toEqual({ code: 0, stdout: '[]\n', stderr: '', prompts: [] });
   });
 
+  it('sends -F text that is not a number, true, false or null as a string', async () => {
+    const scope = api()
+      .post('/v1/pets', '{"name":"Rex","categoryId":1,"note":"1.2.3"}')
+      .reply(201, '{"id":9}', JSON_TYPE);
+    const result = await run(
+      ['api', '/pets', '-F', 'name=Rex', '-F', 'categoryId=1', '-F', 'note=1.2.3'],
+      { env: env() },
+    );
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({ code: 0, stdout: '{"id":9}\n', stderr: '', prompts: [] });
+  });
+
   it('sends --input with POST when no method is named', async () => {
     const file = join(tempDir(), 'pet.json');
     writeFileSync(file, '{"name":"Rex","categoryId":1}');

@@ -305,6 +305,22 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     });
   });
 
+  it('refuses a --failed file that cannot be written: exit 2, nothing sent', async () => {
+    const server = await faultServer((_req, res) => reply(res, 201, '{}'));
+    const failed = join(tempDir(), 'no', 'such', 'retry.ndjson');
+    const result = await run(['pets', 'add', '--file', '-', '--failed', failed], {
+      env: envFor(server.url),
+      stdin: stdinOf(2),
+    });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: cannot write --failed ${failed} (ENOENT)\n`,
+      prompts: [],
+    });
+    expect(server.seen).toHaveLength(0);
+  });
+
   it('--failed also holds the inputs not sent after a stop (401), as given', async () => {
     const failed = join(tempDir(), 'retry.ndjson');
     const server = await faultServer((_req, res) =>

@@ -31,6 +31,22 @@ describe('store auth logout', () => {
     });
   });
 
+  it('says that STORE_API_KEY still sends a key after the stored one is forgotten', async () => {
+    const { env, file } = setup({ STORE_API_KEY: 'env-key-12345678' });
+    writeConfigFile(
+      file,
+      JSON.stringify({ profiles: { production: { apiKey: 'prod-key-1234' } } }),
+    );
+    expect(await run(['auth', 'logout'], { env })).toEqual({
+      code: 0,
+      stdout: '',
+      stderr:
+        'Logged out of profile production\nnote: STORE_API_KEY is set: commands still send that key while it is\n',
+      prompts: [],
+    });
+    expect(readConfig(file)).toStrictEqual({ profiles: {} });
+  });
+
   it('forgets the key of the profile given with -p', async () => {
     const { env, file } = setup();
     writeConfigFile(

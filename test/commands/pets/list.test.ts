@@ -250,18 +250,31 @@ describe('store pets list', () => {
     });
   });
 
-  it('warns when a response carries Deprecation or Sunset headers', async () => {
-    api()
-      .get('/v1/pets')
-      .reply(200, '[]', { deprecation: '@1767225600', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' });
-    const result = await run(['pets', 'list', '--json'], { env: env() });
-    expect(result).toEqual({
-      code: 0,
-      stdout: '[]\n',
-      stderr: 'warning: the API marks GET /pets as deprecated; it will be removed on 2030-12-05\n',
-      prompts: [],
-    });
-  });
+  it.each([
+    [
+      'both',
+      { deprecation: '@1767225600', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' },
+      '; it will be removed on 2030-12-05',
+    ],
+    ['Deprecation alone', { deprecation: '@1767225600' }, ''],
+    [
+      'Sunset alone',
+      { sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' },
+      '; it will be removed on 2030-12-05',
+    ],
+  ])(
+    'warns when a response carries Deprecation or Sunset headers (%s)',
+    async (_what, headers, when) => {
+      api().get('/v1/pets').reply(200, '[]', headers);
+      const result = await run(['pets', 'list', '--json'], { env: env() });
+      expect(result).toEqual({
+        code: 0,
+        stdout: '[]\n',
+        stderr: `warning: the API marks GET /pets as deprecated${when}\n`,
+        prompts: [],
+      });
+    },
+  );
 
   it('exits 4 without sending anything when there is no key', async () => {
     const result = await run(['pets', 'list'], { env: baseEnv() });
