@@ -80,14 +80,16 @@ const GATEWAY_STATUSES = new Set([502, 504]);
 
 /**
  * Whether the server may have acted on a request that failed: it timed out or was cut off once
- * it could have been sent, a gateway answered for it (502, 504), or a success came back that
- * could not be read. After a POST, what it creates may exist: sending it again could make it
- * twice. Not after a refused connection, a TLS or proxy failure: nothing reached the server.
+ * it could have been sent, a gateway answered for it (502, 504), a success came back that could
+ * not be read (too large, the wrong shape), or an answer whose status could not be read. After
+ * a POST, what it creates may exist: sending it again could make it twice. Not after a refused
+ * connection, a TLS or proxy failure: nothing reached the server.
  */
 export function mayHaveActed(error: unknown): boolean {
   if (error instanceof NetworkError) return error.maybeDelivered;
   if (error instanceof CancelledError) return error.inFlight;
   if (error instanceof ApiError) return GATEWAY_STATUSES.has(error.status as number);
+  if (error instanceof ResponseError && error.answerUnread) return true;
   const status = error instanceof ResponseError ? error.status : null;
   return status !== null && status >= 200 && status < 300;
 }
@@ -102,9 +104,17 @@ export function notingMaybeActed(error: unknown, note: string): unknown {
 /** A response the client cannot use: wrong shape, redirect, too large. */
 export class ResponseError extends CliError {
   override name = 'ResponseError';
+  /** An answer came whose status could not be read (headers too large): it may be a success. */
+  readonly answerUnread: boolean;
 
-  constructor(message: string, status: number | null, code = 'unexpected_response') {
+  constructor(
+    message: string,
+    status: number | null,
+    code = 'unexpected_response',
+    options: { answerUnread?: boolean } = {},
+  ) {
     super(message, ExitCode.failure, code, status);
+    this.answerUnread = options.answerUnread ?? false;
   }
 }
 

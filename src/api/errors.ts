@@ -80,7 +80,13 @@ export function networkError(
     );
   }
   if (code === 'UND_ERR_HEADERS_OVERFLOW') {
-    return new ResponseError(`${url.host} sent response headers that are too large`, null);
+    // The server answered, with what cannot be read: whatever it did, it may have done.
+    return new ResponseError(
+      `${url.host} sent response headers that are too large`,
+      null,
+      'unexpected_response',
+      { answerUnread: true },
+    );
   }
   const message = error instanceof Error ? error.message : String(error);
   const proxyStatus = /^Proxy response \((\d+)\)/.exec(message)?.[1];

@@ -132,7 +132,7 @@ export class Transport {
           body: out.body,
           signal,
         });
-        const body = await readCapped(response.body);
+        const body = await readCapped(response.body, response.statusCode);
         return { status: response.statusCode, headers: response.headers, body };
       })();
       exchange.catch(() => {});
@@ -182,7 +182,10 @@ function noticingStart(dispatcher: Dispatcher, progress: { started: boolean }): 
 }
 
 /** Reads a response body, refusing more than MAX_BODY_BYTES as it streams in. */
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<Buffer> {
+async function readCapped(
+  body: AsyncIterable<Buffer> & { destroy(): void },
+  status: number,
+): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -191,7 +194,8 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }): Pr
       body.destroy();
       throw new ResponseError(
         `the response body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; refused`,
-        null,
+        // Its status is known: a success too large to read may have made something.
+        status,
         'response_too_large',
       );
     }

@@ -221,6 +221,41 @@ describe('a write whose fate is unknown says so', () => {
     });
   });
 
+  it('an answer whose headers are too large: one error line; after a POST, may have been created', async () => {
+    const server = await faultServer((_req, res) =>
+      reply(res, 201, PET, { 'x-big': 'a'.repeat(100_000) }),
+    );
+    const host = new URL(server.url).host;
+    const note =
+      'the animal may have been created: look with `store pets list` before adding it again';
+    expect(await run(['pets', 'list'], { env: envFor(server.url) })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: ${host} sent response headers that are too large\n`,
+      prompts: [],
+    });
+    expect(await run(ADD, { env: envFor(server.url) })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: ${host} sent response headers that are too large; ${note}\n`,
+      prompts: [],
+    });
+  });
+
+  it('a POST answered 201 with a body over 32 MiB: refused, and may have been created', async () => {
+    const server = await faultServer((_req, res) => {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end(Buffer.alloc(33 * 1024 * 1024, 0x20));
+    });
+    expect(await run([...ADD, '--json'], { env: envFor(server.url) })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        '{"error":{"code":"response_too_large","message":"the response body is larger than 32 MiB; refused; the animal may have been created: look with `store pets list` before adding it again","status":201}}\n',
+      prompts: [],
+    });
+  });
+
   it('Ctrl-C while a POST is awaited says the animal may exist; during a wait to retry, nothing', async () => {
     const silent = await faultServer(() => {}); // holds every request
     const controller = new AbortController();
