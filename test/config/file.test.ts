@@ -1,6 +1,7 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run, configSetup as setup, writeConfigFile } from '../helpers/cli.js';
+import { baseEnv, run, configSetup as setup, tempDir, writeConfigFile } from '../helpers/cli.js';
 import { api, KEY, unexpected } from '../helpers/http.js';
 
 const COMMANDS: [string, string[]][] = [
@@ -261,6 +262,19 @@ describe('a config file that cannot be read', () => {
       prompts: [],
     });
     expect(unexpected).toEqual([]);
+  });
+
+  it('exits 1 naming the file and the system error when its folder is a file (ENOTDIR)', async () => {
+    const blocker = join(tempDir(), 'not-a-folder');
+    writeFileSync(blocker, '');
+    const dir = join(blocker, 'store');
+    const result = await run(['profile', 'list'], { env: baseEnv({ STORE_CONFIG_DIR: dir }) });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: config file ${dir}/config.json cannot be read (ENOTDIR: not a directory, stat '${dir}'); fix or remove it\n`,
+      prompts: [],
+    });
   });
 });
 

@@ -224,6 +224,23 @@ describe('store pets list', () => {
     );
   });
 
+  it('traces only the first 4 KiB of a body, saying how much more there was', async () => {
+    const pets = Array.from({ length: 200 }, (_, i) => ({
+      id: i + 1,
+      name: `pet-${i + 1}`,
+      categoryId: 1,
+    }));
+    const body = JSON.stringify(pets);
+    api().get('/v1/pets').query({ limit: '100' }).reply(200, body);
+    const result = await run(['pets', 'list', '--json', '--limit', '100'], {
+      env: { ...env(), STORE_DEBUG: '1' },
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`${body}\n`);
+    const shown = `< ${body.slice(0, 4096)}… (${body.length - 4096} more bytes)\n`;
+    expect(result.stderr.endsWith(shown)).toBe(true);
+  });
+
   it('does not follow a redirect', async () => {
     api().get('/v1/pets').reply(302, '', { location: 'https://elsewhere.example/v1/pets' });
     const result = await run(['pets', 'list'], { env: env() });
