@@ -91,7 +91,7 @@ describe('pets add --file in bulk', () => {
   });
 
   it('keeps 8 requests in flight without --concurrency', async () => {
-    const { server, maxInFlight } = await slowServer(() => 100);
+    const { server, maxInFlight } = await slowServer(() => 300);
     const result = await run(['pets', 'add', '--file', '-', '--json'], {
       env: envFor(server.url),
       stdin: `${lines(16).join('\n')}\n`,
@@ -116,14 +116,17 @@ describe('pets add --file in bulk', () => {
   });
 
   it('on Ctrl-C stops sending, lets the requests in flight finish, reports them, and exits 130', async () => {
-    const { server } = await slowServer(() => 400);
+    const { server } = await slowServer(() => 1000);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 150);
-    const result = await run(['pets', 'add', '--file', '-', '--json', '--concurrency', '4'], {
+    const pending = run(['pets', 'add', '--file', '-', '--json', '--concurrency', '4'], {
       env: envFor(server.url),
       stdin: `${lines(100).join('\n')}\n`,
       signal: controller.signal,
     });
+    // Ctrl-C once the first 4 are in flight (their answers take a second).
+    while (server.seen.length < 4) await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort();
+    const result = await pending;
     expect(server.seen).toHaveLength(4);
     expect(result).toEqual({
       code: 130,
@@ -426,12 +429,12 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     'stops sending once stdout cannot be written (a full disk), and says where to resume',
     async () => {
       // Each answer takes 20 ms; NDJSON lines leave in batches at least every 50 ms, so the
-      // write fails (and sending stops) while most of the 20 inputs are still to send.
+      // write fails (and sending stops) while most of the 40 inputs are still to send.
       const server = await faultServer((_req, res, n) => {
         setTimeout(() => reply(res, 201, createdOf(server.seen[n - 1]?.body ?? '{}', n)), 20);
       });
       const input = join(tempDir(), 'pets.ndjson');
-      writeFileSync(input, stdinOf(20));
+      writeFileSync(input, stdinOf(40));
       const full = openSync('/dev/full', 'w');
       let result: Awaited<ReturnType<typeof collect>>;
       try {
@@ -448,7 +451,7 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
         closeSync(full);
       }
       const sent = server.seen.length;
-      expect(sent).toBeLessThan(20);
+      expect(sent).toBeLessThan(40);
       expect(server.seen.map((r) => r.body)).toEqual(
         Array.from({ length: sent }, (_, k) => PET_LINE(k + 1)),
       );

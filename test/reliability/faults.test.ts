@@ -272,13 +272,18 @@ describe('a write whose fate is unknown says so', () => {
     // A POST answered 429 was not acted on: Ctrl-C during the wait before sending it again.
     const limited = await faultServer((_req, res) => reply(res, 429, '', { 'retry-after': '10' }));
     const second = new AbortController();
+    let waitingToRetry = false;
     const waiting = run(ADD, {
       env: envFor(limited.url),
       signal: second.signal,
-      timing: { sleep: (ms, signal) => sleep(ms, undefined, { signal }) },
+      timing: {
+        sleep: (ms, signal) => {
+          waitingToRetry = true;
+          return sleep(ms, undefined, { signal });
+        },
+      },
     });
-    while (limited.seen.length === 0) await sleep(10);
-    await sleep(50);
+    while (!waitingToRetry) await sleep(10);
     second.abort();
     expect(await waiting).toEqual({ code: 130, stdout: '', stderr: '', prompts: [] });
   });
