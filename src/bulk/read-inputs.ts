@@ -65,20 +65,26 @@ export async function* lines(
  * that input's failure. Otherwise (a JSON array, a pretty-printed object) the whole text is one
  * document, and text that is neither is a usage error before anything is sent.
  */
-export async function* readInputs(stream: Readable): AsyncGenerator<Input> {
+export async function* readInputs(
+  stream: Readable,
+  maxDocumentBytes = MAX_DOCUMENT_BYTES,
+): AsyncGenerator<Input> {
+  const MiB = 1024 * 1024;
+  const documentLimit =
+    maxDocumentBytes % MiB === 0 ? `${maxDocumentBytes / MiB} MiB` : `${maxDocumentBytes} bytes`;
   let mode: 'start' | 'ndjson' | 'document' = 'start';
   const held: string[] = [];
   let heldBytes = 0;
   let n = 0;
   let lineNo = 0;
   // An NDJSON line is one animal; the first line may be a whole minified JSON array.
-  const limit = () => (mode === 'ndjson' ? MAX_LINE_BYTES : MAX_DOCUMENT_BYTES);
+  const limit = () => (mode === 'ndjson' ? MAX_LINE_BYTES : maxDocumentBytes);
   for await (const next of lines(stream, limit)) {
     lineNo += 1;
     if (typeof next !== 'string') {
       if (mode !== 'ndjson') {
         throw new FlagError(
-          `--file: line ${lineNo} is longer than 256 MiB: ${EXPECTED}; nothing was sent`,
+          `--file: line ${lineNo} is longer than ${documentLimit}: ${EXPECTED}; nothing was sent`,
         );
       }
       n += 1;
@@ -89,8 +95,10 @@ export async function* readInputs(stream: Readable): AsyncGenerator<Input> {
     const line = lineNo === 1 ? next.replace(/^\uFEFF/, '') : next;
     if (mode === 'document') {
       heldBytes += line.length + 1;
-      if (heldBytes > MAX_DOCUMENT_BYTES) {
-        throw new FlagError('--file: a JSON document over 256 MiB; use NDJSON (one object a line)');
+      if (heldBytes > maxDocumentBytes) {
+        throw new FlagError(
+          `--file: a JSON document over ${documentLimit}; use NDJSON (one object a line)`,
+        );
       }
       held.push(line);
       continue;

@@ -41,6 +41,26 @@ describe('readInputs', () => {
   });
 });
 
+describe('readInputs of a JSON document', () => {
+  it('refuses one over its bound, counted over its lines, before anything is yielded', async () => {
+    // A pretty-printed array of 40 animals, about 1.6 KB, against a bound of 1 KiB.
+    const animals = Array.from({ length: 40 }, (_, i) => `  {"name": "p${i}", "categoryId": 1}`);
+    const text = `[\n${animals.join(',\n')}\n]\n`;
+    const yielded: unknown[] = [];
+    const read = async () => {
+      for await (const input of readInputs(Readable.from([text]), 1024)) yielded.push(input);
+    };
+    await expect(read()).rejects.toThrow(
+      new FlagError('--file: a JSON document over 1024 bytes; use NDJSON (one object a line)'),
+    );
+    expect(yielded).toEqual([]);
+    // Within its bound it is read whole.
+    const inputs = [];
+    for await (const input of readInputs(Readable.from([text]), 4096)) inputs.push(input);
+    expect(inputs).toHaveLength(40);
+  });
+});
+
 describe('lines', () => {
   it('tells a line too long as soon as it passes the bound, and skips the rest of it', async () => {
     const text = `ab\n${'x'.repeat(10)}\ncd\n${'y'.repeat(7)}`;
