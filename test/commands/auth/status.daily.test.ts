@@ -89,7 +89,6 @@ describe('store auth status', () => {
         });
       } finally {
         nock.disableNetConnect();
-        unexpected.length = 0;
       }
     },
   );
