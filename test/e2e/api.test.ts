@@ -1,6 +1,7 @@
 // `store api` as a process against the sandbox as a process: every method, an empty 204,
 // int64 fields, exit codes, and a foreign host refused with nothing sent.
 import { describe, expect, it } from 'vitest';
+import { faultServer, reply } from '../helpers/fault-server.js';
 import { startSandbox, store } from '../helpers/process.js';
 
 describe('store api against the sandbox', () => {
@@ -70,12 +71,18 @@ describe('store api against the sandbox', () => {
     await sandbox.stop();
   });
 
-  it('refuses a URL on another host before sending anything: exit 2', async () => {
+  it('refuses a URL on another origin before sending anything: exit 2', async () => {
     const sandbox = await startSandbox();
-    const other = sandbox.url.replace('127.0.0.1', '127.0.0.2');
-    const result = await store(['api', `${other}/pets`], { env: sandbox.env() });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^error: refusing to send the API key to http:\/\/127\.0\.0\.2:/);
+    // Another origin that records what reaches it: the same host, another port.
+    const other = await faultServer((_req, res) => reply(res, 200, '[]'));
+    const result = await store(['api', `${other.url}/pets`], { env: sandbox.env() });
+    expect(result).toEqual({
+      code: 2,
+      signal: null,
+      stdout: '',
+      stderr: `error: refusing to send the API key to ${other.origin}: a full URL must be on the profile's host (${new URL(sandbox.url).origin}); nothing was sent\n`,
+    });
+    expect(other.seen).toEqual([]);
     const stopped = await sandbox.stop();
     // The sandbox logs one line per request: it saw none.
     expect(stopped.stderr).not.toMatch(/GET \/v1\/pets/);
