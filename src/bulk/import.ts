@@ -200,17 +200,23 @@ export async function importPets(
     }
   };
   signal.addEventListener('abort', onAbort, { once: true });
+  // A Ctrl-C while the input was being opened (the event is not sent again).
+  if (signal.aborted) onAbort();
   let read = opts.skip;
   let inputs = 0;
   // Every input read (and so sent or settled): a Ctrl-C after that leaves nothing to resume.
   let readToEnd = false;
+  let stoppedReading = false;
   try {
     for await (const input of readInputs(stream)) {
       inputs = input.n;
       if (input.n <= opts.skip) continue;
       await window.ready(input.n, signal);
       // Ctrl-C, or stdout can no longer be written (disk full, the reader gone): stop sending.
-      if (signal.aborted || io.outputError) break;
+      if (signal.aborted || io.outputError) {
+        stoppedReading = true;
+        break;
+      }
       read = input.n;
       inputsByNumber.set(input.n, input);
       if ('error' in input) {
@@ -226,7 +232,7 @@ export async function importPets(
         window.settle(input.n, { kind: 'not_sent', error });
       } else window.start(input.n, () => send(input.n, checked.pet));
     }
-    readToEnd = !signal.aborted && !io.outputError;
+    readToEnd = !stoppedReading;
   } catch (error) {
     // The stream destroyed by Ctrl-C ends the reading; anything else is a real failure.
     if (!signal.aborted) throw error;
@@ -239,11 +245,13 @@ export async function importPets(
   // Where sending stopped: the first input not sent (the import had stopped on a 401 or an
   // unreachable server), else the first not yet reported.
   const resume = (report.notSent[0] ?? window.unreported) - 1;
+  const everySent = readToEnd && report.notSent.length === 0;
+  const notSent = `inputs after ${resume} were not sent; resume with --skip ${resume}`;
   if (signal.aborted) {
+    // Before any input was read there is nothing to report, nor to resume.
+    if (read === opts.skip) throw new SilentExit(ExitCode.interrupted);
     await report.finish(
-      readToEnd && report.notSent.length === 0
-        ? 'interrupted once every input had been sent'
-        : `interrupted: inputs after ${resume} were not sent; resume with --skip ${resume}`,
+      everySent ? 'interrupted once every input had been sent' : `interrupted: ${notSent}`,
     );
     throw new SilentExit(ExitCode.interrupted);
   }
@@ -254,12 +262,11 @@ export async function importPets(
   }
   // Lines still waiting in a batch go now: their write may be the one that fails.
   await report.endOutput();
-  if (io.outputError) {
+  const failed = io.outputError;
+  // The reader leaving once everything was sent (`| head -1`) is no failure, as for any command.
+  if (failed && !(everySent && failed.code === 'EPIPE')) {
     // What was created is said on stderr, since stdout failed; main() reports the write error.
-    const rest =
-      readToEnd && report.notSent.length === 0
-        ? ' once every input had been sent'
-        : `, inputs after ${resume} were not sent; resume with --skip ${resume}`;
+    const rest = everySent ? ' once every input had been sent' : `, ${notSent}`;
     io.err(`${report.summary()}; output failed${rest}\n`);
     throw new SilentExit(ExitCode.failure);
   }

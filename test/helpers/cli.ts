@@ -19,8 +19,12 @@ import { afterThisTest } from './cleanup.js';
 
 export interface RunOptions {
   env?: Record<string, string | undefined>;
-  /** What stdin holds; stdin is a pipe unless tty.stdin is set. */
-  stdin?: string | Buffer;
+  /** What stdin holds; stdin is a pipe unless tty.stdin is set. A stream is used as it is
+   * (a PassThrough left open is a pipe that stays silent). */
+  stdin?: string | Buffer | Readable;
+  /** stdout takes this many writes, then fails each with this error code (`| head -1`: EPIPE;
+   * a full disk: ENOSPC). */
+  stdoutFails?: { afterWrites: number; code: string };
   /** true: stdin, stdout and stderr are all terminals. */
   tty?: boolean | { stdin?: boolean; stdout?: boolean; stderr?: boolean };
   /** The answer typed at a hidden prompt (auth login on a terminal). */
@@ -53,8 +57,12 @@ export interface RunResult {
 
 class Sink extends Writable {
   private readonly chunks: Buffer[] = [];
+  private writes = 0;
 
-  constructor(private readonly encoding: BufferEncoding = 'utf8') {
+  constructor(
+    private readonly encoding: BufferEncoding = 'utf8',
+    private readonly fails?: RunOptions['stdoutFails'],
+  ) {
     super();
   }
 
@@ -63,7 +71,12 @@ class Sink extends Writable {
     return Buffer.concat(this.chunks).toString(this.encoding);
   }
 
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: (error?: Error) => void): void {
+    this.writes += 1;
+    if (this.fails && this.writes > this.fails.afterWrites) {
+      done(Object.assign(new Error(`write ${this.fails.code}`), { code: this.fails.code }));
+      return;
+    }
     this.chunks.push(Buffer.from(chunk));
     done();
   }
@@ -77,9 +90,13 @@ export function testIO(
     typeof options.tty === 'object'
       ? options.tty
       : { stdin: options.tty, stdout: options.tty, stderr: options.tty };
-  const out = new Sink(options.stdoutBytes ? 'latin1' : 'utf8');
+  const out = new Sink(options.stdoutBytes ? 'latin1' : 'utf8', options.stdoutFails);
   const err = new Sink();
-  const stdin = Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]);
+  const given = options.stdin;
+  const stdin =
+    given instanceof Readable
+      ? given
+      : Readable.from(given === undefined ? [] : [Buffer.from(given)]);
   const prompts: string[] = [];
   const answers = [...(options.answers ?? [])];
   const columns = () => options.columns ?? 80;

@@ -11,6 +11,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ranges } from '../../src/render/bulk-report.js';
 import { baseEnv, run, tempDir } from '../helpers/cli.js';
@@ -493,6 +494,57 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
         closeSync(full);
       }
       expect(server.seen).toHaveLength(3);
+    },
+  );
+
+  it.each([
+    ['EPIPE', ''],
+    ['ENOSPC', '2 created; output failed once every input had been sent\n'],
+  ])(
+    'stdout failing (%s) only once every input was sent: the reader left quietly, a full disk said',
+    async (code, stderr) => {
+      // The first line (the header) is taken; the second input is answered 200 ms later.
+      const server = await faultServer((_req, res, n) => {
+        const body = server.seen[n - 1]?.body ?? '{}';
+        setTimeout(() => reply(res, 201, createdOf(body, n)), n === 1 ? 0 : 200);
+      });
+      const result = await run(['pets', 'add', '--file', '-', '--concurrency', '1'], {
+        env: envFor(server.url),
+        stdin: stdinOf(2),
+        stdoutFails: { afterWrites: 1, code },
+      });
+      expect(server.seen).toHaveLength(2);
+      // (The process's own line for the write error comes from cli(), not run here.)
+      expect(result).toEqual({
+        code: code === 'EPIPE' ? 0 : 1,
+        stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n',
+        stderr,
+        prompts: [],
+      });
+    },
+  );
+
+  it.each([
+    ['before the command starts', false],
+    ['while the input is being opened', true],
+  ])(
+    'ends on a Ctrl-C that came %s: exit 130, nothing sent, nothing said',
+    async (_when, later) => {
+      const stdin = new PassThrough(); // open and silent
+      const controller = new AbortController();
+      if (!later) controller.abort();
+      const result = await run(['pets', 'add', '--file', '-'], {
+        env: envFor('http://127.0.0.1:9/v1'),
+        stdin,
+        signal: controller.signal,
+        // Runs after the command's own check of the signal, before it reads the input.
+        restartWithV8Flags: () => {
+          controller.abort();
+          return true;
+        },
+      });
+      stdin.destroy();
+      expect(result).toEqual({ code: 130, stdout: '', stderr: '', prompts: [] });
     },
   );
 
