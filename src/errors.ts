@@ -90,8 +90,9 @@ export function mayHaveActed(error: unknown): boolean {
   if (error instanceof CancelledError) return error.inFlight;
   if (error instanceof ApiError) return GATEWAY_STATUSES.has(error.status as number);
   if (error instanceof ResponseError && error.answerUnread) return true;
+  // A success, or a gateway's answer, whose body could not be used.
   const status = error instanceof ResponseError ? error.status : null;
-  return status !== null && status >= 200 && status < 300;
+  return status !== null && ((status >= 200 && status < 300) || GATEWAY_STATUSES.has(status));
 }
 
 /** `error`, its message ending with `note` when the server may have acted (mayHaveActed). */

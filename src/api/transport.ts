@@ -159,25 +159,23 @@ export class Transport {
 
 /**
  * The dispatcher as undici's request() calls it, with the request's handler told apart when
- * undici starts writing it (onRequestStart: the socket, or the proxy's tunnel, is up). The
- * handler is forwarded whole, whatever else undici calls on it.
+ * undici starts writing it (onRequestStart: the socket, or the proxy's tunnel, is up). Only that
+ * method is wrapped, on the handler itself (a Proxy over every method cost 4% of a bulk add's
+ * CPU); a handler without it counts as started at once, so that nothing is said to be unsent
+ * that may have gone.
  */
 function noticingStart(dispatcher: Dispatcher, progress: { started: boolean }): Dispatcher {
-  const dispatch: Dispatcher['dispatch'] = (options, handler) =>
-    dispatcher.dispatch(
-      options,
-      new Proxy(handler, {
-        get(target, name) {
-          const value = Reflect.get(target, name);
-          if (typeof value !== 'function') return value;
-          if (name !== 'onRequestStart') return value.bind(target);
-          return (...args: unknown[]) => {
-            progress.started = true;
-            return value.apply(target, args);
-          };
-        },
-      }),
-    );
+  const dispatch: Dispatcher['dispatch'] = (options, handler) => {
+    const start = handler.onRequestStart;
+    if (typeof start !== 'function') progress.started = true;
+    else {
+      handler.onRequestStart = (...args) => {
+        progress.started = true;
+        return start.apply(handler, args);
+      };
+    }
+    return dispatcher.dispatch(options, handler);
+  };
   return { dispatch } as Dispatcher;
 }
 

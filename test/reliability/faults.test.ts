@@ -242,19 +242,21 @@ describe('a write whose fate is unknown says so', () => {
     });
   });
 
-  it('a POST answered 201 with a body over 32 MiB: refused, and may have been created', async () => {
-    const server = await faultServer((_req, res) => {
-      res.writeHead(201, { 'content-type': 'application/json' });
-      res.end(Buffer.alloc(33 * 1024 * 1024, 0x20));
-    });
-    expect(await run([...ADD, '--json'], { env: envFor(server.url) })).toEqual({
-      code: 1,
-      stdout: '',
-      stderr:
-        '{"error":{"code":"response_too_large","message":"the response body is larger than 32 MiB; refused; the animal may have been created: look with `store pets list` before adding it again","status":201}}\n',
-      prompts: [],
-    });
-  });
+  it.each([201, 502])(
+    'a POST answered %i with a body over 32 MiB: refused, and may have been created',
+    async (status) => {
+      const server = await faultServer((_req, res) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(Buffer.alloc(33 * 1024 * 1024, 0x20));
+      });
+      expect(await run([...ADD, '--json'], { env: envFor(server.url) })).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `{"error":{"code":"response_too_large","message":"the response body is larger than 32 MiB; refused; the animal may have been created: look with \`store pets list\` before adding it again","status":${status}}}\n`,
+        prompts: [],
+      });
+    },
+  );
 
   it('Ctrl-C while a POST is awaited says the animal may exist; during a wait to retry, nothing', async () => {
     const silent = await faultServer(() => {}); // holds every request
