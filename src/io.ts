@@ -88,6 +88,13 @@ export interface TTYReadable extends Readable {
   setRawMode?(mode: boolean): unknown;
 }
 
+/** Waits one turn of the event loop: a write that failed without throwing reports it by an
+ * event (the next tick), so after this its error is in `outputError`. A write still queued
+ * behind a full pipe may fail later still. */
+export function writeErrorsArrived(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** `no space left on device (ENOSPC)`: why output could not be written, in one phrase. */
 export function describeWriteError(error: NodeJS.ErrnoException): string {
   let text = error.message;

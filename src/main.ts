@@ -11,7 +11,13 @@ import {
   SilentExit,
   toReport,
 } from './errors.js';
-import { describeWriteError, type Env, type IOStreams, systemIO } from './io.js';
+import {
+  describeWriteError,
+  type Env,
+  type IOStreams,
+  systemIO,
+  writeErrorsArrived,
+} from './io.js';
 import { JsonDepthError, stringifyJson } from './json.js';
 import { sanitize } from './render/sanitize.js';
 import { restartWithV8Flags } from './restart.js';
@@ -191,8 +197,7 @@ export async function cli(): Promise<void> {
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   io.clearStatus();
-  // A write that failed without throwing is reported by an event: give it a turn to arrive.
-  await new Promise((resolve) => setImmediate(resolve));
+  await writeErrorsArrived();
   // `store … | head -1`: the reader left, which is no failure (EPIPE). A full disk or an I/O
   // error is: one line, and exit 1 unless the command failed on its own already.
   const failed = io.outputError;

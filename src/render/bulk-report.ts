@@ -2,7 +2,7 @@
 // otherwise created animals as rows on stdout and failures as plain lines on stderr; on a
 // terminal a progress line (io.status: erased before anything else is written) and a summary.
 import { type CliError, describeError, toReport } from '../errors.js';
-import type { IOStreams, StatusLine } from '../io.js';
+import { type IOStreams, type StatusLine, writeErrorsArrived } from '../io.js';
 import { stringifyJson } from '../json.js';
 import type { Pet } from '../schemas.js';
 import { type Column, type RowWriter, rowWriter } from './output.js';
@@ -12,8 +12,8 @@ export type Outcome =
   | { kind: 'created'; pet: Pet }
   /** --dry-run: the input would be sent. */
   | { kind: 'valid' }
-  /** `uncertain`: no clear answer (timed out, cut off, a gateway's 502/504, a 2xx that could
-   * not be read): the animal may have been created. */
+  /** `uncertain`: no clear answer (timed out or cut off once sent, a gateway's 502/504, a 2xx
+   * that could not be read, headers too large to read): the animal may have been created. */
   | { kind: 'failed'; error: CliError; uncertain?: boolean }
   | { kind: 'not_sent'; error: CliError };
 
@@ -100,16 +100,16 @@ export class BulkReport {
     this.progress();
   }
 
-  /** Writes what stdout still has to get (NDJSON lines wait in a batch): after this a failed
-   * stdout is known (io.outputError). */
+  /** Writes what stdout still has to get (NDJSON lines wait in a batch), then waits for the
+   * errors of those writes to arrive (writeErrorsArrived): a failed stdout is then known, unless
+   * a full pipe still holds the writes. */
   async endOutput(): Promise<void> {
     // Once: the table of a terminal is drawn when its rows end.
     this.outputEnded ??= (async () => {
       this.flush();
       this.progressLine?.done();
       await this.rows?.end();
-      // A write that failed without throwing is reported by an event: give it a turn to arrive.
-      await new Promise((resolve) => setImmediate(resolve));
+      await writeErrorsArrived();
     })();
     await this.outputEnded;
   }
