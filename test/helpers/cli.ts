@@ -25,6 +25,8 @@ export interface RunOptions {
   /** stdout takes this many writes, then fails each with this error code (`| head -1`: EPIPE;
    * a full disk: ENOSPC). */
   stdoutFails?: { afterWrites: number; code: string };
+  /** Called with all of stdout so far after each write (a test of streamed output). */
+  onStdout?: (text: string) => void;
   /** true: stdin, stdout and stderr are all terminals. */
   tty?: boolean | { stdin?: boolean; stdout?: boolean; stderr?: boolean };
   /** The answer typed at a hidden prompt (auth login on a terminal). */
@@ -62,6 +64,7 @@ class Sink extends Writable {
   constructor(
     private readonly encoding: BufferEncoding = 'utf8',
     private readonly fails?: RunOptions['stdoutFails'],
+    private readonly onWrite?: (text: string) => void,
   ) {
     super();
   }
@@ -78,6 +81,7 @@ class Sink extends Writable {
       return;
     }
     this.chunks.push(Buffer.from(chunk));
+    this.onWrite?.(this.text);
     done();
   }
 }
@@ -90,7 +94,11 @@ export function testIO(
     typeof options.tty === 'object'
       ? options.tty
       : { stdin: options.tty, stdout: options.tty, stderr: options.tty };
-  const out = new Sink(options.stdoutBytes ? 'latin1' : 'utf8', options.stdoutFails);
+  const out = new Sink(
+    options.stdoutBytes ? 'latin1' : 'utf8',
+    options.stdoutFails,
+    options.onStdout,
+  );
   const err = new Sink();
   const given = options.stdin;
   const stdin =

@@ -70,9 +70,14 @@ describe('pets add --file in bulk', () => {
   });
 
   it('streams every row with FORCE_COLOR in a pipe, before and after the colours are loaded', async () => {
+    // The last answer waits until the row before it has reached stdout: rows written after the
+    // colours loaded are not held back.
+    let shown = '';
     const server = await faultServer((_req, res, n) => {
       const body = server.seen[n - 1]?.body ?? '{}';
-      setTimeout(() => reply(res, 201, JSON.stringify({ id: n, ...JSON.parse(body) })), 30);
+      const answer = () => reply(res, 201, JSON.stringify({ id: n, ...JSON.parse(body) }));
+      const whenShown = () => (shown.includes('\tp4\t') ? answer() : setTimeout(whenShown, 10));
+      setTimeout(n === 5 ? whenShown : answer, 30);
     });
     const input = Array.from(
       { length: 5 },
@@ -81,6 +86,9 @@ describe('pets add --file in bulk', () => {
     const result = await run(['pets', 'add', '--file', '-', '--concurrency', '1'], {
       env: { ...envFor(server.url), FORCE_COLOR: '1' },
       stdin: `${input.join('\n')}\n`,
+      onStdout: (text) => {
+        shown = text;
+      },
     });
     const green = '\u001b[32mavailable\u001b[39m';
     expect(result).toEqual({
