@@ -5,6 +5,7 @@
 // Run as a process with a temporary HOME.
 import {
   chmodSync,
+  chownSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -247,15 +248,43 @@ describe('the code cache', () => {
     expect(cached(join(other, '.cache', 'store'))).toEqual([cacheName('profile-list-json')]);
   });
 
-  it('is not used when others can write to the folder: nothing written, no message', async () => {
-    const home = tempDir();
-    const dir = join(home, '.cache', 'store', 'code-cache');
-    mkdirSync(dir, { recursive: true });
-    chmodSync(dir, 0o777);
-    await listProfiles(envWith(home));
-    expect(cached(dir)).toEqual([]);
-    expect(statSync(dir).mode & 0o777).toBe(0o777);
-  });
+  // Each of the three folders (store/, code-cache/, v8-…/) must be private: writable by others
+  // or by the group, any of them would let someone else choose the code store runs.
+  it.each([
+    ['store', 0o777],
+    ['store', 0o770],
+    ['code-cache', 0o777],
+    ['code-cache', 0o770],
+    ['v8', 0o777],
+    ['v8', 0o770],
+  ])(
+    'is not used when the %s folder is mode %o: nothing written, no message',
+    async (which, mode) => {
+      const home = tempDir();
+      const storeDir = join(home, '.cache', 'store');
+      const dir = madeCacheDir(home);
+      const folder = { store: storeDir, 'code-cache': join(storeDir, 'code-cache'), v8: dir }[
+        which
+      ] as string;
+      chmodSync(folder, mode);
+      await listProfiles(envWith(home));
+      expect(cached(storeDir)).toEqual([]);
+      expect(statSync(folder).mode & 0o777).toBe(mode);
+    },
+  );
+
+  it.runIf(process.getuid?.() === 0)(
+    'is not used when a folder belongs to another user (as root: sudo keeping HOME)',
+    async () => {
+      const home = tempDir();
+      const storeDir = join(home, '.cache', 'store');
+      const dir = madeCacheDir(home);
+      chownSync(join(storeDir, 'code-cache'), 65534, 65534);
+      await listProfiles(envWith(home));
+      expect(cached(storeDir)).toEqual([]);
+      expect(cached(dir)).toEqual([]);
+    },
+  );
 
   it('is not used when the folder is a link elsewhere', async () => {
     const home = tempDir();
