@@ -1,10 +1,11 @@
 // The process as a shell meets it: bin/store.js run as a child (against the sandbox, also a
 // process, where it needs a server).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startSandbox, store } from '../helpers/process.js';
+import { tempDir } from '../helpers/cli.js';
+import { processEnv, startSandbox, store } from '../helpers/process.js';
 
 /** A node on PATH older than 22.19 (not the pinned one npm scripts run), if there is one. */
 const OLD_NODE = (() => {
@@ -74,6 +75,33 @@ describe('the process', () => {
     const script = `"${process.execPath}" "${join(process.cwd(), 'bin/store.js')}" pets list --limit 100 | head -1; echo "exit=\${PIPESTATUS[0]}" >&2`;
     const result = spawnSync('bash', ['-c', script], { env: sandbox.env(), encoding: 'utf8' });
     expect(result.stdout).toBe('ID\tNAME\tCATEGORY\tSTATUS\n');
+    expect(result.stderr).toBe('exit=0\n');
+  });
+
+  it('says in one line that it cannot start when dist/ is missing: exit 1', () => {
+    const copy = tempDir();
+    mkdirSync(join(copy, 'bin'));
+    for (const file of ['store.js', 'package.json']) {
+      copyFileSync(join(process.cwd(), 'bin', file), join(copy, 'bin', file));
+    }
+    for (const argv of [['pets', 'list'], ['--version']]) {
+      const result = spawnSync(process.execPath, [join(copy, 'bin', 'store.js'), ...argv], {
+        env: processEnv(),
+        encoding: 'utf8',
+      });
+      expect({ code: result.status, stdout: result.stdout, stderr: result.stderr }).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `store: cannot start: ENOENT: no such file or directory, open '${join(copy, 'dist', 'store.cjs')}' (run \`npm run build\`?)\n`,
+      });
+    }
+  });
+
+  it('ends quietly when the reader is gone before the first write (| true): EPIPE is no failure', () => {
+    // `true` exits long before store writes its help: the first write meets a closed pipe.
+    const script = `"${process.execPath}" "${join(process.cwd(), 'bin/store.js')}" help | true; echo "exit=\${PIPESTATUS[0]}" >&2`;
+    const result = spawnSync('bash', ['-c', script], { env: processEnv(), encoding: 'utf8' });
+    expect(result.stdout).toBe('');
     expect(result.stderr).toBe('exit=0\n');
   });
 });
