@@ -5,6 +5,7 @@ import { closeSync, existsSync, openSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createIO, describeWriteError, type IOStreams } from '../../src/io.js';
+import { faultServer, reply } from '../helpers/fault-server.js';
 import { BIN, collect, processEnv } from '../helpers/process.js';
 
 function ioOver(stdout: Writable, stderr: Writable): IOStreams {
@@ -82,6 +83,29 @@ describe('a write that fails', () => {
 });
 
 describe.runIf(existsSync('/dev/full'))('stdout on a full device (/dev/full)', () => {
+  it('keeps the exit code of a command that failed on its own (404: 5), and says both', async () => {
+    const server = await faultServer((_req, res) =>
+      reply(res, 404, '{"code":"pet_not_found","message":"no pet with id 9","status":404}'),
+    );
+    const full = openSync('/dev/full', 'w');
+    try {
+      const child = spawn(process.execPath, [BIN, 'api', '/pets/9'], {
+        env: processEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url }),
+        stdio: ['ignore', full, 'pipe'],
+      });
+      expect(await collect(child)).toEqual({
+        code: 5,
+        signal: null,
+        stdout: '',
+        stderr:
+          'error: no pet with id 9 (pet_not_found, HTTP 404)\n' +
+          'error: cannot write output: no space left on device (ENOSPC)\n',
+      });
+    } finally {
+      closeSync(full);
+    }
+  });
+
   it.each([[['--version']], [['help']], [['pets', 'list', '--help']]])(
     'store %j says so in one line and exits 1',
     async (argv) => {
