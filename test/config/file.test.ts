@@ -1,7 +1,15 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { baseEnv, run, configSetup as setup, tempDir, writeConfigFile } from '../helpers/cli.js';
+import { configDir } from '../../src/config/dir.js';
+import {
+  baseEnv,
+  readConfig,
+  run,
+  configSetup as setup,
+  tempDir,
+  writeConfigFile,
+} from '../helpers/cli.js';
 import { api, KEY, unexpected } from '../helpers/http.js';
 
 const COMMANDS: [string, string[]][] = [
@@ -247,6 +255,32 @@ describe('a config file written by hand', () => {
     });
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ currentProfile: 'staging' });
+  });
+});
+
+describe('where config.json lives', () => {
+  it('follows XDG_CONFIG_HOME, else ~/.config/store; STORE_CONFIG_DIR wins over both', async () => {
+    const home = tempDir();
+    const xdg = tempDir();
+    const use = (env: Record<string, string>) =>
+      run(['profile', 'use', 'staging'], { env: { TERM: 'dumb', ...env } });
+    expect((await use({ HOME: home, XDG_CONFIG_HOME: xdg })).code).toBe(0);
+    expect(readConfig(join(xdg, 'store', 'config.json'))).toEqual({ currentProfile: 'staging' });
+    expect(existsSync(join(home, '.config'))).toBe(false);
+    expect((await use({ HOME: home })).code).toBe(0);
+    expect(readConfig(join(home, '.config', 'store', 'config.json'))).toEqual({
+      currentProfile: 'staging',
+    });
+    const own = join(tempDir(), 'own');
+    expect((await use({ HOME: home, XDG_CONFIG_HOME: xdg, STORE_CONFIG_DIR: own })).code).toBe(0);
+    expect(readConfig(join(own, 'config.json'))).toEqual({ currentProfile: 'staging' });
+  });
+
+  it('is the platform’s own folder on macOS and Windows', () => {
+    const env = { HOME: '/Users/ann', APPDATA: 'C:\\Users\\ann\\AppData\\Roaming' };
+    expect(configDir(env, 'darwin')).toBe('/Users/ann/Library/Preferences/store');
+    expect(configDir(env, 'win32')).toBe(join(env.APPDATA, 'store', 'Config'));
+    expect(configDir({ HOME: '/home/ann' }, 'linux')).toBe('/home/ann/.config/store');
   });
 });
 
