@@ -1,4 +1,5 @@
 // `store sandbox` as a user starts it: a real process on a loopback port.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
@@ -41,6 +42,43 @@ describe('store sandbox', () => {
       stderr:
         'error: cannot listen on --host "192.0.2.1": not an address of this machine (EADDRNOTAVAIL)\n',
     });
+  });
+
+  it('warns on stderr when it listens where others can reach it (--host 0.0.0.0)', async () => {
+    sandbox = await startSandbox(['--host', '0.0.0.0']);
+    await sandbox.logged('Ctrl-C stops it');
+    const ended = await sandbox.stop();
+    expect(ended.code).toBe(0);
+    expect(ended.stderr.split('\n')[0]).toBe(
+      'warning: listening on 0.0.0.0, which is not loopback: others can reach the sandbox',
+    );
+  });
+
+  it('refuses a --host name that does not resolve with exit 2, one line', async () => {
+    const result = await store(['sandbox', '--port', '0', '--host', 'nosuch.invalid']);
+    expect(result).toMatchObject({ code: 2, signal: null, stdout: '' });
+    expect(result.stderr).toMatch(
+      /^error: cannot listen on --host "nosuch\.invalid": not an address of this machine \((ENOTFOUND|EAI_AGAIN|EAI_FAIL)\)\n$/,
+    );
+  });
+
+  it('refuses a --data file that is neither of its formats: one line, code config_error, untouched', async () => {
+    const data = join(tempDir(), 'bad.db');
+    writeFileSync(data, 'not a db');
+    const message = `data file ${data} is neither a sandbox SQLite database nor a sandbox JSON data file (not JSON); it was left untouched`;
+    expect(await store(['sandbox', '--port', '0', '--data', data])).toEqual({
+      code: 1,
+      signal: null,
+      stdout: '',
+      stderr: `error: ${message}\n`,
+    });
+    expect(await store(['sandbox', '--port', '0', '--data', data, '--json'])).toEqual({
+      code: 1,
+      signal: null,
+      stdout: '',
+      stderr: `{"error":{"code":"config_error","message":"${message}","status":null}}\n`,
+    });
+    expect(readFileSync(data, 'utf8')).toBe('not a db');
   });
 
   it('keeps --data across a restart', async () => {
