@@ -237,8 +237,10 @@ export async function importPets(
     // The stream destroyed by Ctrl-C ends the reading; anything else is a real failure.
     if (!signal.aborted) throw error;
   } finally {
-    signal.removeEventListener('abort', onAbort);
+    // Listening until the requests in flight end: a Ctrl-C once everything was read still
+    // says what it waits for (and how to quit at once).
     await window.drain();
+    signal.removeEventListener('abort', onAbort);
     failedFile?.close();
   }
 

@@ -5,6 +5,33 @@ import { faultServer, reply } from '../helpers/fault-server.js';
 import { BIN, collect, processEnv } from '../helpers/process.js';
 
 describe('Ctrl-C', () => {
+  it('a second Ctrl-C ends bulk add at once while it waits for requests in flight', async () => {
+    const server = await faultServer(() => {}); // never answers
+    const child = spawn(process.execPath, [BIN, 'pets', 'add', '--file', '-', '--json'], {
+      env: processEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const ended = collect(child);
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.stdin.end('{"name":"a","categoryId":1}\n');
+    while (server.seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill('SIGINT');
+    // The first lets the request in flight finish, and says how to quit at once.
+    while (!stderr.includes('Ctrl-C again')) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    child.kill('SIGINT');
+    expect(await ended).toEqual({
+      code: null,
+      signal: 'SIGINT',
+      stdout: '',
+      stderr: 'waiting for 1 requests in flight (Ctrl-C again to quit at once)\n',
+    });
+  });
+
   it('ends bulk add waiting on a silent stdin: exit 130, the resume point said, nothing left running', async () => {
     const server = await faultServer((_req, res) =>
       reply(res, 201, '{"id":1,"name":"a","categoryId":1}'),

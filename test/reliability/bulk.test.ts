@@ -604,7 +604,10 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     expect(result).toEqual({
       code: 130,
       stdout: `${createdOf(PET_LINE(1), 1)}\n${createdOf(PET_LINE(2), 2)}\n`,
-      stderr: 'interrupted once every input had been sent\n',
+      // What it waits for is said then too (it was said only while the input was being read).
+      stderr:
+        'waiting for 2 requests in flight (Ctrl-C again to quit at once)\n' +
+        'interrupted once every input had been sent\n',
       prompts: [],
     });
   });
