@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { baseEnv, run, tempDir } from '../helpers/cli.js';
+import { baseEnv, NO_KEY, run, tempDir } from '../helpers/cli.js';
 import { listen } from '../helpers/fault-server.js';
 import { api, KEY, unexpected } from '../helpers/http.js';
 
@@ -328,13 +328,7 @@ describe('store api', () => {
     async (flags) => {
       // Under --debug too: a usage or API error never comes with a stack trace.
       const result = await run(['api', '/pets', ...flags], { env: baseEnv() });
-      expect(result).toEqual({
-        code: 4,
-        stdout: '',
-        stderr:
-          'error: no API key for profile production: run `store auth login` or set STORE_API_KEY\n',
-        prompts: [],
-      });
+      expect(result).toEqual(NO_KEY);
     },
   );
 });

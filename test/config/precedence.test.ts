@@ -108,12 +108,7 @@ describe('profile selection and precedence', () => {
         .reply(200, '[]');
       const result = await run(['pets', 'list', ...flags], { env });
       expect(scope.isDone()).toBe(true);
-      expect(result).toEqual({
-        code: 0,
-        stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n',
-        stderr: '',
-        prompts: [],
-      });
+      expect(result).toEqual(NO_ANIMALS);
     },
   );
 

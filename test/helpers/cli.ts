@@ -137,6 +137,15 @@ export function testIO(
   return { io, out, err, prompts };
 }
 
+/** What any API command gives with no key for the default profile: exit 4, one line, nothing
+ * sent (the contract's login hint). */
+export const NO_KEY = {
+  code: 4,
+  stdout: '',
+  stderr: 'error: no API key for profile production: run `store auth login` or set STORE_API_KEY\n',
+  prompts: [],
+};
+
 /** A fresh, empty config folder, removed after the test. */
 export function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'store-test-'));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { baseEnv, run } from '../../helpers/cli.js';
+import { baseEnv, NO_KEY, run } from '../../helpers/cli.js';
 import { api, KEY } from '../../helpers/http.js';
 
 const env = () => baseEnv({ STORE_API_KEY: KEY });
@@ -61,13 +61,7 @@ describe('store pets get', () => {
 
   it('says nothing of the deprecation when it cannot run: no key, an unknown profile', async () => {
     const noKey = await run(['pets', 'get', '1'], { env: baseEnv() });
-    expect(noKey).toEqual({
-      code: 4,
-      stdout: '',
-      stderr:
-        'error: no API key for profile production: run `store auth login` or set STORE_API_KEY\n',
-      prompts: [],
-    });
+    expect(noKey).toEqual(NO_KEY);
     const unknown = await run(['pets', 'get', '1', '-p', 'nope'], { env: env() });
     expect(unknown).toEqual({
       code: 2,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { globalOptions } from '../../../src/main.js';
-import { baseEnv, run } from '../../helpers/cli.js';
+import { baseEnv, NO_KEY, run } from '../../helpers/cli.js';
 import { API, api, KEY, STAGING, unexpected } from '../../helpers/http.js';
 
 const PETS = [
@@ -295,13 +295,7 @@ describe('store pets list', () => {
 
   it('exits 4 without sending anything when there is no key', async () => {
     const result = await run(['pets', 'list'], { env: baseEnv() });
-    expect(result).toEqual({
-      code: 4,
-      stdout: '',
-      stderr:
-        'error: no API key for profile production: run `store auth login` or set STORE_API_KEY\n',
-      prompts: [],
-    });
+    expect(result).toEqual(NO_KEY);
   });
 
   it('accepts global options after the subcommand and says which profile it used on a terminal', async () => {
