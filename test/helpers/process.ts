@@ -2,7 +2,7 @@
 // end-to-end tests: what a user or a script meets, over real HTTP on loopback.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -58,6 +58,21 @@ export async function store(
   );
   child.stdin.end(options.stdin ?? '');
   return collect(child);
+}
+
+/** Runs bin/store.js as a process with stdout on a full device (/dev/full: every write fails
+ * with ENOSPC); Linux only (`existsSync('/dev/full')`). */
+export async function storeOnFullDisk(
+  args: string[],
+  env: NodeJS.ProcessEnv = processEnv(),
+): Promise<ProcessResult> {
+  const full = openSync('/dev/full', 'w');
+  try {
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', full, 'pipe'] });
+    return await collect(child);
+  } finally {
+    closeSync(full);
+  }
 }
 
 export async function collect(child: ChildProcess): Promise<ProcessResult> {

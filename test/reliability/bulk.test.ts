@@ -1,22 +1,14 @@
 // pets add --file at volume: a real loopback server that answers out of order.
 
 import { spawn } from 'node:child_process';
-import {
-  closeSync,
-  existsSync,
-  linkSync,
-  openSync,
-  readFileSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, linkSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ranges } from '../../src/render/bulk-report.js';
 import { baseEnv, run, tempDir } from '../helpers/cli.js';
 import { faultServer, reply } from '../helpers/fault-server.js';
-import { BIN, collect, processEnv } from '../helpers/process.js';
+import { BIN, collect, processEnv, storeOnFullDisk } from '../helpers/process.js';
 
 const envFor = (url: string) => baseEnv({ STORE_API_KEY: 'bulk-key', STORE_BASE_URL: url });
 
@@ -444,21 +436,10 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
       });
       const input = join(tempDir(), 'pets.ndjson');
       writeFileSync(input, stdinOf(40));
-      const full = openSync('/dev/full', 'w');
-      let result: Awaited<ReturnType<typeof collect>>;
-      try {
-        const child = spawn(
-          process.execPath,
-          [BIN, 'pets', 'add', '--file', input, '--json', '--concurrency', '1'],
-          {
-            env: processEnv({ STORE_API_KEY: 'bulk-key', STORE_BASE_URL: server.url }),
-            stdio: ['ignore', full, 'pipe'],
-          },
-        );
-        result = await collect(child);
-      } finally {
-        closeSync(full);
-      }
+      const result = await storeOnFullDisk(
+        ['pets', 'add', '--file', input, '--json', '--concurrency', '1'],
+        processEnv({ STORE_API_KEY: 'bulk-key', STORE_BASE_URL: server.url }),
+      );
       const sent = server.seen.length;
       expect(sent).toBeLessThan(40);
       expect(server.seen.map((r) => r.body)).toEqual(
@@ -484,23 +465,15 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
       );
       const input = join(tempDir(), 'pets.ndjson');
       writeFileSync(input, stdinOf(3));
-      const full = openSync('/dev/full', 'w');
-      try {
-        const child = spawn(process.execPath, [BIN, 'pets', 'add', '--file', input, '--json'], {
-          env: processEnv({ STORE_API_KEY: 'bulk-key', STORE_BASE_URL: server.url }),
-          stdio: ['ignore', full, 'pipe'],
-        });
-        expect(await collect(child)).toEqual({
-          code: 1,
-          signal: null,
-          stdout: '',
-          stderr:
-            '3 created; output failed once every input had been sent\n' +
-            'error: cannot write output: no space left on device (ENOSPC)\n',
-        });
-      } finally {
-        closeSync(full);
-      }
+      const env = processEnv({ STORE_API_KEY: 'bulk-key', STORE_BASE_URL: server.url });
+      expect(await storeOnFullDisk(['pets', 'add', '--file', input, '--json'], env)).toEqual({
+        code: 1,
+        signal: null,
+        stdout: '',
+        stderr:
+          '3 created; output failed once every input had been sent\n' +
+          'error: cannot write output: no space left on device (ENOSPC)\n',
+      });
       expect(server.seen).toHaveLength(3);
     },
   );

@@ -1,12 +1,11 @@
 // Output that cannot be written (a full disk, an I/O error): one line on stderr and exit 1,
 // never a stack trace; a reader that left (EPIPE) stays quiet.
-import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createIO, describeWriteError, type IOStreams } from '../../src/io.js';
 import { faultServer, reply } from '../helpers/fault-server.js';
-import { BIN, collect, processEnv } from '../helpers/process.js';
+import { processEnv, storeOnFullDisk } from '../helpers/process.js';
 
 function ioOver(stdout: Writable, stderr: Writable): IOStreams {
   return createIO({
@@ -87,43 +86,26 @@ describe.runIf(existsSync('/dev/full'))('stdout on a full device (/dev/full)', (
     const server = await faultServer((_req, res) =>
       reply(res, 404, '{"code":"pet_not_found","message":"no pet with id 9","status":404}'),
     );
-    const full = openSync('/dev/full', 'w');
-    try {
-      const child = spawn(process.execPath, [BIN, 'api', '/pets/9'], {
-        env: processEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url }),
-        stdio: ['ignore', full, 'pipe'],
-      });
-      expect(await collect(child)).toEqual({
-        code: 5,
-        signal: null,
-        stdout: '',
-        stderr:
-          'error: no pet with id 9 (pet_not_found, HTTP 404)\n' +
-          'error: cannot write output: no space left on device (ENOSPC)\n',
-      });
-    } finally {
-      closeSync(full);
-    }
+    const env = processEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url });
+    expect(await storeOnFullDisk(['api', '/pets/9'], env)).toEqual({
+      code: 5,
+      signal: null,
+      stdout: '',
+      stderr:
+        'error: no pet with id 9 (pet_not_found, HTTP 404)\n' +
+        'error: cannot write output: no space left on device (ENOSPC)\n',
+    });
   });
 
   it.each([[['--version']], [['help']], [['pets', 'list', '--help']]])(
     'store %j says so in one line and exits 1',
     async (argv) => {
-      const full = openSync('/dev/full', 'w');
-      try {
-        const child = spawn(process.execPath, [BIN, ...argv], {
-          env: processEnv(),
-          stdio: ['ignore', full, 'pipe'],
-        });
-        expect(await collect(child)).toEqual({
-          code: 1,
-          signal: null,
-          stdout: '',
-          stderr: 'error: cannot write output: no space left on device (ENOSPC)\n',
-        });
-      } finally {
-        closeSync(full);
-      }
+      expect(await storeOnFullDisk(argv)).toEqual({
+        code: 1,
+        signal: null,
+        stdout: '',
+        stderr: 'error: cannot write output: no space left on device (ENOSPC)\n',
+      });
     },
   );
 });

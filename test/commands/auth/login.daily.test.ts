@@ -101,13 +101,17 @@ describe('the hidden prompt (auth login on a terminal)', () => {
     expect(typed('ke')).toEqual({ state: 'more', value: 'ke' });
   });
 
-  it('reads from a raw-mode terminal, echoes nothing of the key, and restores the mode', async () => {
-    const stdin = Object.assign(new PassThrough(), {
+  /** A terminal's stdin that records the raw modes it is put in. */
+  const rawStdin = () =>
+    Object.assign(new PassThrough(), {
       modes: [] as boolean[],
       setRawMode(mode: boolean) {
         this.modes.push(mode);
       },
     });
+
+  it('reads from a raw-mode terminal, echoes nothing of the key, and restores the mode', async () => {
+    const stdin = rawStdin();
     const stderr = new PassThrough();
     let shown = '';
     stderr.on('data', (chunk) => {
@@ -121,14 +125,8 @@ describe('the hidden prompt (auth login on a terminal)', () => {
   });
 
   it('cancels on Ctrl-C typed at the raw-mode prompt (not a signal there), restoring the mode', async () => {
-    const stdin = Object.assign(new PassThrough(), {
-      modes: [] as boolean[],
-      setRawMode(mode: boolean) {
-        this.modes.push(mode);
-      },
-    });
-    const stderr = new PassThrough();
-    const answer = promptHidden(stdin, stderr, 'API key: ');
+    const stdin = rawStdin();
+    const answer = promptHidden(stdin, new PassThrough(), 'API key: ');
     stdin.write('ke\u0003y\r');
     await expect(answer).rejects.toBeInstanceOf(CancelledError);
     expect(stdin.modes).toEqual([true, false]);
