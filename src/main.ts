@@ -208,4 +208,21 @@ export async function cli(): Promise<void> {
   }
   // Let pending output drain: set the exit code and return instead of exiting at once.
   process.exitCode = code;
+  if (code === ExitCode.interrupted) endIfHeld();
+}
+
+/**
+ * After Ctrl-C the command has ended, but the process can still be held by what no abort
+ * cancels: opening a FIFO no one writes to blocks a thread of libuv's pool, and even
+ * process.exit() waits for that thread. Still there a second later, its output written, it
+ * ends as a second Ctrl-C would: by the signal (a shell sees 130). The timer is unref'd: a
+ * process that ends by itself never meets it.
+ */
+function endIfHeld(): void {
+  const check = () => {
+    if (process.stdout.writableLength + process.stderr.writableLength > 0) {
+      setTimeout(check, 100).unref();
+    } else process.kill(process.pid, 'SIGINT');
+  };
+  setTimeout(check, 1000).unref();
 }

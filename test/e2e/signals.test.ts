@@ -1,10 +1,31 @@
 // Ctrl-C ends a real process, whatever it is waiting for.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { afterThisTest } from '../helpers/cleanup.js';
+import { tempDir } from '../helpers/cli.js';
 import { faultServer, reply } from '../helpers/fault-server.js';
 import { BIN, collect, processEnv } from '../helpers/process.js';
 
 describe('Ctrl-C', () => {
+  it('ends bulk add waiting to open a FIFO no one writes to at the first Ctrl-C', async () => {
+    const fifo = join(tempDir(), 'animals.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const child = spawn(process.execPath, [BIN, 'pets', 'add', '--file', fifo, '--json'], {
+      env: processEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: 'http://127.0.0.1:9/v1' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // Should it fail, no process is left blocked on the FIFO.
+    afterThisTest(() => child.kill('SIGKILL'));
+    const ended = collect(child);
+    // The open waits in libuv's thread pool from the start; give the process time to get there.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    child.kill('SIGINT');
+    // The open still holds the process (even process.exit would wait for it): it ends as a
+    // second Ctrl-C would, by the signal (a shell's $? is 130).
+    expect(await ended).toEqual({ code: null, signal: 'SIGINT', stdout: '', stderr: '' });
+  });
+
   it('a second Ctrl-C ends bulk add at once while it waits for requests in flight', async () => {
     const server = await faultServer(() => {}); // never answers
     const child = spawn(process.execPath, [BIN, 'pets', 'add', '--file', '-', '--json'], {

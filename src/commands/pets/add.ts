@@ -1,3 +1,4 @@
+import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { createPet } from '../../api/pets.js';
 import {
@@ -244,12 +245,33 @@ async function openInput(file: string, ctx: Context): Promise<Readable> {
   let code: string | undefined;
   try {
     // fs/promises loads readline and fs streams (≈3 ms): loaded only when a file is read.
-    const handle = await process.getBuiltinModule('node:fs/promises').open(file);
+    const handle = await untilCtrlC(
+      process.getBuiltinModule('node:fs/promises').open(file),
+      ctx.signal,
+    );
     if (!(await handle.stat()).isDirectory()) return handle.createReadStream();
     await handle.close();
     code = 'EISDIR';
   } catch (error) {
+    if (error instanceof CancelledError) throw error;
     code = (error as NodeJS.ErrnoException).code;
   }
   throw new FlagError(`cannot read --file ${file}${code ? ` (${code})` : ''}`);
+}
+
+/**
+ * Opening a FIFO that no one writes to waits in libuv's thread pool, where no abort reaches:
+ * Ctrl-C ends the wait with CancelledError instead (the file, should it open later, is closed;
+ * cli() ends the process that the open still holds).
+ */
+function untilCtrlC(opening: Promise<FileHandle>, signal: AbortSignal): Promise<FileHandle> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      opening.then((late) => late.close()).catch(() => {});
+      reject(new CancelledError());
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    opening.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
