@@ -19,6 +19,7 @@ import {
   notingMaybeActed,
   SilentExit,
 } from '../errors.js';
+import { describeWriteError } from '../io.js';
 import { stringifyJson } from '../json.js';
 import { BulkReport, type Outcome } from '../render/bulk-report.js';
 import type { NewPet } from '../schemas.js';
@@ -97,9 +98,18 @@ class FailedFile {
     }
   }
 
+  /** The first write that failed (a full disk): the file is incomplete from there on. */
+  error: NodeJS.ErrnoException | undefined;
+
+  /** Never throws: a failed write is kept (`error`) and said once the import has ended. */
   write(input: Input): void {
+    if (this.error) return;
     const text = 'value' in input ? stringifyJson(input.value) : input.line;
-    if (text !== undefined) writeSync(this.fd, `${text}\n`);
+    try {
+      if (text !== undefined) writeSync(this.fd, `${text}\n`);
+    } catch (error) {
+      this.error = error as NodeJS.ErrnoException;
+    }
   }
 
   close(): void {
@@ -237,11 +247,14 @@ export async function importPets(
     // The stream destroyed by Ctrl-C ends the reading; anything else is a real failure.
     if (!signal.aborted) throw error;
   } finally {
-    // Listening until the requests in flight end: a Ctrl-C once everything was read still
-    // says what it waits for (and how to quit at once).
-    await window.drain();
-    signal.removeEventListener('abort', onAbort);
-    failedFile?.close();
+    try {
+      // Listening until the requests in flight end: a Ctrl-C once everything was read still
+      // says what it waits for (and how to quit at once).
+      await window.drain();
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      failedFile?.close();
+    }
   }
 
   // Where sending stopped: the first input not sent (the import had stopped on a 401 or an
@@ -273,5 +286,13 @@ export async function importPets(
     throw new SilentExit(ExitCode.failure);
   }
   await report.finish();
+  if (failedFile?.error) {
+    // The file to run again misses inputs: a failure, with the import's own code if it has one.
+    throw new CliError(
+      `cannot write --failed ${failedFile.path}: ${describeWriteError(failedFile.error)}; it does not hold every input that was not created`,
+      firstFailure?.exitCode ?? ExitCode.failure,
+      'failed_file',
+    );
+  }
   if (firstFailure) throw new SilentExit(firstFailure.exitCode);
 }

@@ -309,6 +309,29 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     });
   });
 
+  it.runIf(existsSync('/dev/full'))(
+    'says at the end that --failed could not be written (a full disk), with no stack trace',
+    async () => {
+      const server = await faultServer((_req, res) =>
+        reply(res, 400, '{"code":"bad","message":"no","status":400}'),
+      );
+      const result = await run(
+        ['pets', 'add', '--file', '-', '--json', '--failed', '/dev/full', '--concurrency', '2'],
+        { env: envFor(server.url), stdin: stdinOf(2) },
+      );
+      expect(server.seen).toHaveLength(2);
+      expect(result).toEqual({
+        code: 3,
+        stdout:
+          '{"input":1,"error":{"code":"bad","message":"no","status":400}}\n' +
+          '{"input":2,"error":{"code":"bad","message":"no","status":400}}\n',
+        stderr:
+          '{"error":{"code":"failed_file","message":"cannot write --failed /dev/full: no space left on device (ENOSPC); it does not hold every input that was not created","status":null}}\n',
+        prompts: [],
+      });
+    },
+  );
+
   it('refuses a --failed file that cannot be written: exit 2, nothing sent', async () => {
     const server = await faultServer((_req, res) => reply(res, 201, '{}'));
     const failed = join(tempDir(), 'no', 'such', 'retry.ndjson');
