@@ -174,7 +174,9 @@ export async function cli(): Promise<void> {
   const controller = new AbortController();
   // The first Ctrl-C (or SIGTERM) aborts what is in flight, so the command ends cleanly
   // (exit 130; the sandbox exits 0); a second one kills at once.
+  let received: NodeJS.Signals = 'SIGINT';
   const onSignal = (name: NodeJS.Signals) => {
+    received = name;
     if (controller.signal.aborted) {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
@@ -208,21 +210,21 @@ export async function cli(): Promise<void> {
   }
   // Let pending output drain: set the exit code and return instead of exiting at once.
   process.exitCode = code;
-  if (code === ExitCode.interrupted) endIfHeld();
+  if (code === ExitCode.interrupted && process.platform !== 'win32') endIfHeld(received);
 }
 
 /**
  * After Ctrl-C the command has ended, but the process can still be held by what no abort
- * cancels: opening a FIFO no one writes to blocks a thread of libuv's pool, and even
- * process.exit() waits for that thread. Still there a second later, its output written, it
- * ends as a second Ctrl-C would: by the signal (a shell sees 130). The timer is unref'd: a
- * process that ends by itself never meets it.
+ * cancels (a read of a pipe whose writer says nothing waits in libuv's thread pool, and even
+ * process.exit() waits for that thread). Still there a second later, its output written, it
+ * ends as a second signal would: by that signal (a shell sees 130 for SIGINT). The timer is
+ * unref'd: a process that ends by itself never meets it.
  */
-function endIfHeld(): void {
+function endIfHeld(signal: NodeJS.Signals): void {
   const check = () => {
     if (process.stdout.writableLength + process.stderr.writableLength > 0) {
       setTimeout(check, 100).unref();
-    } else process.kill(process.pid, 'SIGINT');
+    } else process.kill(process.pid, signal);
   };
   setTimeout(check, 1000).unref();
 }

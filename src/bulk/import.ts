@@ -11,6 +11,7 @@ import { createPet } from '../api/pets.js';
 import { PET_COLUMNS } from '../commands/pets/columns.js';
 import type { Context } from '../context.js';
 import {
+  CancelledError,
   CliError,
   ExitCode,
   FlagError,
@@ -117,6 +118,33 @@ class FailedFile {
   }
 }
 
+/**
+ * The items of `source` until Ctrl-C, which ends the loop at once (CancelledError) even while
+ * the next item is awaited: a read of a pipe whose writer says nothing (`--file /dev/stdin`)
+ * waits in libuv's thread pool, where destroying the stream does not reach.
+ */
+async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  const iterator = source[Symbol.asyncIterator]();
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new CancelledError());
+  });
+  aborted.catch(() => {});
+  if (signal.aborted) onAbort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    for (;;) {
+      const next = await Promise.race([iterator.next(), aborted]);
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    // Not awaited: the source may be stuck in that very read.
+    iterator.return?.(undefined)?.catch(() => {});
+  }
+}
+
 /** A failure that every later input would meet too: nothing more is sent after it. */
 function stopsTheImport(error: CliError): boolean {
   if (error.exitCode === ExitCode.auth) return true;
@@ -218,7 +246,7 @@ export async function importPets(
   let readToEnd = false;
   let stoppedReading = false;
   try {
-    for await (const input of readInputs(stream)) {
+    for await (const input of untilAborted(readInputs(stream), signal)) {
       inputs = input.n;
       if (input.n <= opts.skip) continue;
       await window.ready(input.n, signal);

@@ -240,6 +240,18 @@ async function refuseFailedOverInput(
   }
 }
 
+/** Opens and closes `file` for writing, without waiting, when it is a FIFO: a reader's open
+ * that waits for a writer then returns. Anything else is left alone. */
+function releaseFifo(file: string): void {
+  const fs = process.getBuiltinModule('node:fs');
+  try {
+    if (!fs.statSync(file).isFIFO()) return;
+    fs.closeSync(fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
+  } catch {
+    // Gone, or not ours to open: cli() still ends a process that stays held.
+  }
+}
+
 async function openInput(file: string, ctx: Context): Promise<Readable> {
   if (file === '-') return ctx.io.stdin;
   let code: string | undefined;
@@ -247,6 +259,7 @@ async function openInput(file: string, ctx: Context): Promise<Readable> {
     // fs/promises loads readline and fs streams (≈3 ms): loaded only when a file is read.
     const handle = await untilCtrlC(
       process.getBuiltinModule('node:fs/promises').open(file),
+      file,
       ctx.signal,
     );
     if (!(await handle.stat()).isDirectory()) return handle.createReadStream();
@@ -261,13 +274,18 @@ async function openInput(file: string, ctx: Context): Promise<Readable> {
 
 /**
  * Opening a FIFO that no one writes to waits in libuv's thread pool, where no abort reaches:
- * Ctrl-C ends the wait with CancelledError instead (the file, should it open later, is closed;
- * cli() ends the process that the open still holds).
+ * Ctrl-C ends the wait with CancelledError instead, and releases that open by opening the FIFO
+ * for writing itself (the file, once open, is closed): the process can then end as usual.
  */
-function untilCtrlC(opening: Promise<FileHandle>, signal: AbortSignal): Promise<FileHandle> {
+function untilCtrlC(
+  opening: Promise<FileHandle>,
+  file: string,
+  signal: AbortSignal,
+): Promise<FileHandle> {
   return new Promise((resolve, reject) => {
     const onAbort = () => {
       opening.then((late) => late.close()).catch(() => {});
+      releaseFifo(file);
       reject(new CancelledError());
     };
     if (signal.aborted) return onAbort();
