@@ -8,10 +8,10 @@ const { closeSync, openSync, writeSync } = process.getBuiltinModule('node:fs');
 import type { Readable } from 'node:stream';
 import type { RetryNotice } from '../api/client.js';
 import { createPet } from '../api/pets.js';
+import { untilCtrlC } from '../commands/input-file.js';
 import { PET_COLUMNS } from '../commands/pets/columns.js';
 import type { Context } from '../context.js';
 import {
-  CancelledError,
   CliError,
   ExitCode,
   FlagError,
@@ -125,21 +125,13 @@ class FailedFile {
  */
 async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
   const iterator = source[Symbol.asyncIterator]();
-  let onAbort = () => {};
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(new CancelledError());
-  });
-  aborted.catch(() => {});
-  if (signal.aborted) onAbort();
-  signal.addEventListener('abort', onAbort, { once: true });
   try {
     for (;;) {
-      const next = await Promise.race([iterator.next(), aborted]);
+      const next = await untilCtrlC(iterator.next(), signal);
       if (next.done) return;
       yield next.value;
     }
   } finally {
-    signal.removeEventListener('abort', onAbort);
     // Not awaited: the source may be stuck in that very read.
     iterator.return?.(undefined)?.catch(() => {});
   }

@@ -7,7 +7,7 @@ import { isIdempotent } from '../api/retry.js';
 import { statusText } from '../api/status-text.js';
 import { FILES, words } from '../completion/hints.js';
 import type { Context } from '../context.js';
-import { FlagError, notingMaybeActed } from '../errors.js';
+import { CancelledError, FlagError, notingMaybeActed } from '../errors.js';
 import { readAllBytes } from '../io.js';
 import { parseJson, stringifyJson } from '../json.js';
 import { sanitize } from '../render/sanitize.js';
@@ -15,6 +15,7 @@ import { INT64_MAX, INT64_MIN } from '../schemas.js';
 import * as z from '../zod.js';
 import { defineCommand } from './define.js';
 import { switchFlag } from './flags.js';
+import { openUntilCtrlC, untilCtrlC } from './input-file.js';
 
 /** The paths of the spec (and the sandbox's own), offered by shell completion. */
 export const SPEC_PATHS = ['/pets', '/pets/{petId}', '/messages', '/store/orders'] as const;
@@ -222,9 +223,15 @@ async function readInput(file: string, ctx: Context): Promise<Buffer> {
   // As bytes: a body need not be UTF-8, and is sent as it is.
   if (file === '-') return readAllBytes(ctx.io.stdin, ctx.signal);
   try {
-    // fs/promises loads readline and fs streams (≈3 ms): loaded only when a file is read.
-    return await process.getBuiltinModule('node:fs/promises').readFile(file);
+    const handle = await openUntilCtrlC(file, ctx.signal);
+    try {
+      return await untilCtrlC(handle.readFile(), ctx.signal);
+    } finally {
+      // Not awaited: after Ctrl-C the read may still be waiting for a FIFO's writer.
+      handle.close().catch(() => {});
+    }
   } catch (error) {
+    if (error instanceof CancelledError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new FlagError(`cannot read ${sanitize(file)}${code ? ` (${code})` : ''}`);
   }

@@ -25,6 +25,22 @@ describe('Ctrl-C', () => {
     expect(await ended).toEqual({ code: 130, signal: null, stdout: '', stderr: '' });
   });
 
+  it('ends store api waiting to open its --input FIFO: exit 130, nothing sent', async () => {
+    const server = await faultServer((_req, res) => reply(res, 201, '{}'));
+    const fifo = join(tempDir(), 'body.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const child = spawn(process.execPath, [BIN, 'api', '/pets', '--input', fifo], {
+      env: processEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    afterThisTest(() => child.kill('SIGKILL'));
+    const ended = collect(child);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    child.kill('SIGINT');
+    expect(await ended).toEqual({ code: 130, signal: null, stdout: '', stderr: '' });
+    expect(server.seen).toEqual([]);
+  });
+
   it('ends bulk add reading a FIFO whose writer stays and says nothing', async () => {
     const server = await faultServer((_req, res) =>
       reply(res, 201, '{"id":1,"name":"a","categoryId":1}'),

@@ -1,4 +1,3 @@
-import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { createPet } from '../../api/pets.js';
 import {
@@ -15,6 +14,7 @@ import { type Int64, type NewPet, PET_STATUSES, type PetStatus } from '../../sch
 import * as z from '../../zod.js';
 import { defineCommand, missingFlags, parseValue } from '../define.js';
 import { fileFlag, int64Flag, intFlag, statusFlag, switchFlag, textFlag } from '../flags.js';
+import { openUntilCtrlC } from '../input-file.js';
 import { PET_COLUMNS } from './columns.js';
 
 /** One animal from flags: what is missing is asked for on a terminal (run), else refused. */
@@ -240,28 +240,11 @@ async function refuseFailedOverInput(
   }
 }
 
-/** Opens and closes `file` for writing, without waiting, when it is a FIFO: a reader's open
- * that waits for a writer then returns. Anything else is left alone. */
-function releaseFifo(file: string): void {
-  const fs = process.getBuiltinModule('node:fs');
-  try {
-    if (!fs.statSync(file).isFIFO()) return;
-    fs.closeSync(fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
-  } catch {
-    // Gone, or not ours to open: cli() still ends a process that stays held.
-  }
-}
-
 async function openInput(file: string, ctx: Context): Promise<Readable> {
   if (file === '-') return ctx.io.stdin;
   let code: string | undefined;
   try {
-    // fs/promises loads readline and fs streams (≈3 ms): loaded only when a file is read.
-    const handle = await untilCtrlC(
-      process.getBuiltinModule('node:fs/promises').open(file),
-      file,
-      ctx.signal,
-    );
+    const handle = await openUntilCtrlC(file, ctx.signal);
     if (!(await handle.stat()).isDirectory()) return handle.createReadStream();
     await handle.close();
     code = 'EISDIR';
@@ -270,26 +253,4 @@ async function openInput(file: string, ctx: Context): Promise<Readable> {
     code = (error as NodeJS.ErrnoException).code;
   }
   throw new FlagError(`cannot read --file ${file}${code ? ` (${code})` : ''}`);
-}
-
-/**
- * Opening a FIFO that no one writes to waits in libuv's thread pool, where no abort reaches:
- * Ctrl-C ends the wait with CancelledError instead, and releases that open by opening the FIFO
- * for writing itself (the file, once open, is closed): the process can then end as usual.
- */
-function untilCtrlC(
-  opening: Promise<FileHandle>,
-  file: string,
-  signal: AbortSignal,
-): Promise<FileHandle> {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      opening.then((late) => late.close()).catch(() => {});
-      releaseFifo(file);
-      reject(new CancelledError());
-    };
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    opening.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

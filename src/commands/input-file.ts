@@ -1,0 +1,51 @@
+// A file given as input (`pets add --file`, `store api --input` and `-F key=@file`), opened and
+// read so that Ctrl-C ends the wait even where no abort reaches: a FIFO's open waits for a
+// writer, and its reads for data, in libuv's thread pool.
+import type { FileHandle } from 'node:fs/promises';
+import { CancelledError } from '../errors.js';
+
+/**
+ * `work`, or CancelledError as soon as `signal` aborts (`onAbort` then runs): the work itself
+ * goes on where nothing can stop it (cli() ends a process it still holds).
+ */
+export function untilCtrlC<T>(
+  work: Promise<T>,
+  signal: AbortSignal,
+  onAbort: () => void = () => {},
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const abort = () => {
+      onAbort();
+      reject(new CancelledError());
+    };
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}
+
+/**
+ * Opens `file` for reading. On Ctrl-C while the open waits (a FIFO with no writer), the FIFO is
+ * opened for writing here and closed, which releases the waiting open (then closed too): the
+ * process can end as usual.
+ */
+export function openUntilCtrlC(file: string, signal: AbortSignal): Promise<FileHandle> {
+  // fs/promises loads readline and fs streams (≈3 ms): loaded only when a file is read.
+  const opening = process.getBuiltinModule('node:fs/promises').open(file);
+  return untilCtrlC(opening, signal, () => {
+    opening.then((late) => late.close()).catch(() => {});
+    releaseFifo(file);
+  });
+}
+
+/** Opens and closes `file` for writing, without waiting, when it is a FIFO: a reader's open
+ * that waits for a writer then returns. Anything else is left alone. */
+function releaseFifo(file: string): void {
+  const fs = process.getBuiltinModule('node:fs');
+  try {
+    if (!fs.statSync(file).isFIFO()) return;
+    fs.closeSync(fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
+  } catch {
+    // Gone, or not ours to open: cli() still ends a process that stays held.
+  }
+}
