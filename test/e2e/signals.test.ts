@@ -8,89 +8,83 @@ import { tempDir } from '../helpers/cli.js';
 import { faultServer, reply } from '../helpers/fault-server.js';
 import { BIN, collect, processEnv } from '../helpers/process.js';
 
-describe('Ctrl-C', () => {
-  it('ends bulk add waiting to open a FIFO no one writes to at the first Ctrl-C: exit 130', async () => {
-    const fifo = join(tempDir(), 'animals.fifo');
-    execFileSync('mkfifo', [fifo]);
-    const child = spawn(process.execPath, [BIN, 'pets', 'add', '--file', fifo, '--json'], {
-      env: processEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: 'http://127.0.0.1:9/v1' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    // Should it fail, no process is left blocked on the FIFO.
-    afterThisTest(() => child.kill('SIGKILL'));
-    const ended = collect(child);
-    // The open waits in libuv's thread pool from the start; give the process time to get there.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    child.kill('SIGINT');
-    expect(await ended).toEqual({ code: 130, signal: null, stdout: '', stderr: '' });
-  });
+const CREATED = '{"id":1,"name":"a","categoryId":1}';
+const ANIMAL = '{"name":"a","categoryId":1}\n';
 
-  it('ends store api waiting to open its --input FIFO: exit 130, nothing sent', async () => {
-    const server = await faultServer((_req, res) => reply(res, 201, '{}'));
-    const fifo = join(tempDir(), 'body.fifo');
-    execFileSync('mkfifo', [fifo]);
-    const child = spawn(process.execPath, [BIN, 'api', '/pets', '--input', fifo], {
-      env: processEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    afterThisTest(() => child.kill('SIGKILL'));
-    const ended = collect(child);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    child.kill('SIGINT');
-    expect(await ended).toEqual({ code: 130, signal: null, stdout: '', stderr: '' });
-    expect(server.seen).toEqual([]);
+/** `store args` as a process (stdin a pipe the test holds), killed after the test should it
+ * still run; what it wrote so far is readable while it runs. */
+function started(args: string[], baseUrl: string) {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: processEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: baseUrl }),
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
+  afterThisTest(() => child.kill('SIGKILL'));
+  const seen = { stdout: '', stderr: '' };
+  child.stdout.on('data', (chunk) => {
+    seen.stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    seen.stderr += chunk;
+  });
+  return { child, seen, ended: collect(child) };
+}
+
+const until = async (done: () => boolean) => {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 20));
+};
+
+/** A named pipe in a fresh folder. */
+function fifo(name: string): string {
+  const path = join(tempDir(), name);
+  execFileSync('mkfifo', [path]);
+  return path;
+}
+
+describe('Ctrl-C', () => {
+  it.each([
+    ['pets add --file', (path: string) => ['pets', 'add', '--file', path, '--json']],
+    ['store api --input', (path: string) => ['api', '/pets', '--input', path]],
+  ])(
+    'ends %s waiting to open a FIFO no one writes to: exit 130, nothing sent',
+    async (_what, argv) => {
+      const server = await faultServer((_req, res) => reply(res, 201, CREATED));
+      const { child, ended } = started(argv(fifo('input.fifo')), server.url);
+      // The open waits in libuv's thread pool from the start; give the process time to get there.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      child.kill('SIGINT');
+      expect(await ended).toEqual({ code: 130, signal: null, stdout: '', stderr: '' });
+      expect(server.seen).toEqual([]);
+    },
+  );
 
   it('ends bulk add reading a FIFO whose writer stays and says nothing', async () => {
-    const server = await faultServer((_req, res) =>
-      reply(res, 201, '{"id":1,"name":"a","categoryId":1}'),
-    );
-    const fifo = join(tempDir(), 'animals.fifo');
-    execFileSync('mkfifo', [fifo]);
-    const child = spawn(process.execPath, [BIN, 'pets', 'add', '--file', fifo, '--json'], {
-      env: processEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    afterThisTest(() => child.kill('SIGKILL'));
-    const ended = collect(child);
-    let stdout = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
+    const server = await faultServer((_req, res) => reply(res, 201, CREATED));
+    const path = fifo('animals.fifo');
+    const { child, seen, ended } = started(['pets', 'add', '--file', path, '--json'], server.url);
     // The writer: one animal, then it stays and says nothing (a read of the FIFO waits).
-    const writer = await open(fifo, 'w');
+    const writer = await open(path, 'w');
     afterThisTest(() => writer.close());
-    await writer.write('{"name":"a","categoryId":1}\n');
-    while (!stdout.includes('\n')) await new Promise((resolve) => setTimeout(resolve, 20));
+    await writer.write(ANIMAL);
+    await until(() => seen.stdout.includes('\n'));
     child.kill('SIGINT');
     // The read cannot be cancelled and holds the process: once its report is written, it ends
     // by the signal (a shell's $? is 130).
     expect(await ended).toEqual({
       code: null,
       signal: 'SIGINT',
-      stdout: '{"id":1,"name":"a","categoryId":1}\n',
+      stdout: `${CREATED}\n`,
       stderr: 'interrupted: inputs after 1 were not sent; resume with --skip 1\n',
     });
   });
 
   it('a second Ctrl-C ends bulk add at once while it waits for requests in flight', async () => {
     const server = await faultServer(() => {}); // never answers
-    const child = spawn(process.execPath, [BIN, 'pets', 'add', '--file', '-', '--json'], {
-      env: processEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url }),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    const ended = collect(child);
-    let stderr = '';
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.stdin.end('{"name":"a","categoryId":1}\n');
-    while (server.seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    const { child, seen, ended } = started(['pets', 'add', '--file', '-', '--json'], server.url);
+    child.stdin.end(ANIMAL);
+    await until(() => server.seen.length > 0);
     child.kill('SIGINT');
     // The first lets the request in flight finish, and says how to quit at once.
-    while (!stderr.includes('Ctrl-C again')) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await until(() => seen.stderr.includes('Ctrl-C again'));
     child.kill('SIGINT');
     expect(await ended).toEqual({
       code: null,
@@ -101,26 +95,16 @@ describe('Ctrl-C', () => {
   });
 
   it('ends bulk add waiting on a silent stdin: exit 130, the resume point said, nothing left running', async () => {
-    const server = await faultServer((_req, res) =>
-      reply(res, 201, '{"id":1,"name":"a","categoryId":1}'),
-    );
-    const child = spawn(process.execPath, [BIN, 'pets', 'add', '--file', '-', '--json'], {
-      env: processEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url }),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    const ended = collect(child);
-    let stdout = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
+    const server = await faultServer((_req, res) => reply(res, 201, CREATED));
+    const { child, seen, ended } = started(['pets', 'add', '--file', '-', '--json'], server.url);
     // One animal, then stdin stays open and silent: the process is waiting for more.
-    child.stdin.write('{"name":"a","categoryId":1}\n');
-    while (!stdout.includes('\n')) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.stdin.write(ANIMAL);
+    await until(() => seen.stdout.includes('\n'));
     child.kill('SIGINT');
     expect(await ended).toEqual({
       code: 130,
       signal: null,
-      stdout: '{"id":1,"name":"a","categoryId":1}\n',
+      stdout: `${CREATED}\n`,
       stderr: 'interrupted: inputs after 1 were not sent; resume with --skip 1\n',
     });
   });
