@@ -18,9 +18,11 @@ export function untilCtrlC<T>(
       onAbort();
       reject(new CancelledError());
     };
-    if (signal.aborted) return abort();
-    signal.addEventListener('abort', abort, { once: true });
+    // Handled first, whatever comes: a failure of the work after Ctrl-C (a destroyed stream's
+    // "premature close") must not be an unhandled rejection.
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
   });
 }
 

@@ -2,8 +2,31 @@
 // a pipe that stays open and silent must not hold the command for ever.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { untilCtrlC } from '../../src/commands/input-file.js';
 import { CancelledError } from '../../src/errors.js';
 import { readAllBytes } from '../../src/io.js';
+
+describe('a wait raced with Ctrl-C (untilCtrlC)', () => {
+  it('leaves no unhandled rejection when the work fails after Ctrl-C came first', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const controller = new AbortController();
+      controller.abort();
+      let fail = (_error: Error) => {};
+      const work = new Promise<never>((_resolve, reject) => {
+        fail = reject;
+      });
+      await expect(untilCtrlC(work, controller.signal)).rejects.toBeInstanceOf(CancelledError);
+      fail(new Error('premature close'));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+});
 
 describe('reading stdin', () => {
   it('ends with CancelledError on Ctrl-C while the pipe is open and silent', async () => {
