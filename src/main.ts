@@ -215,8 +215,8 @@ export async function cli(): Promise<void> {
 
 /**
  * After Ctrl-C the command has ended, but the process can still be held by what no abort
- * cancels (a read of a pipe whose writer says nothing waits in libuv's thread pool, and even
- * process.exit() waits for that thread). Still there a second later, its output written, it
+ * cancels (a read of a pipe whose writer says nothing waits in libuv's thread pool, and even an
+ * explicit exit waits to join that thread). Still there a second later, its output written, it
  * ends as a second signal would: by that signal (a shell sees 130 for SIGINT). The timer is
  * unref'd: a process that ends by itself never meets it.
  */
