@@ -66,21 +66,40 @@ export async function readAll(stream: Readable, signal?: AbortSignal): Promise<s
   return (await readAllBytes(stream, signal)).toString('utf8');
 }
 
-/** Reads a stream to its end as bytes (a body to send as it is: `store api --input -`). */
+/** Reads a stream to its end as bytes (a body to send as it is: `store api --input -`).
+ * Ctrl-C ends it at once, and destroys the stream. */
 export async function readAllBytes(stream: Readable, signal?: AbortSignal): Promise<Buffer> {
-  // A Ctrl-C that came before the read began (an abort event is not sent twice).
-  if (signal?.aborted) throw new CancelledError();
-  const chunks: Buffer[] = [];
-  const onAbort = () => stream.destroy(new CancelledError());
-  signal?.addEventListener('abort', onAbort, { once: true });
-  try {
+  const reading = (async () => {
+    const chunks: Buffer[] = [];
     for await (const chunk of stream) {
       chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
     }
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
-  }
-  return Buffer.concat(chunks);
+    return Buffer.concat(chunks);
+  })();
+  return signal ? untilCtrlC(reading, signal, () => stream.destroy()) : reading;
+}
+
+/**
+ * `work`, or CancelledError as soon as `signal` aborts (`onAbort` then runs), also when it had
+ * already: the work itself may go on where nothing stops it (a read of a FIFO in libuv's thread
+ * pool; cli() ends a process it still holds).
+ */
+export function untilCtrlC<T>(
+  work: Promise<T>,
+  signal: AbortSignal,
+  onAbort: () => void = () => {},
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const abort = () => {
+      onAbort();
+      reject(new CancelledError());
+    };
+    // Handled first, whatever comes: a failure of the work after Ctrl-C (a destroyed stream's
+    // "premature close") must not be an unhandled rejection.
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
+  });
 }
 
 export interface TTYReadable extends Readable {

@@ -8,7 +8,6 @@ const { closeSync, openSync, writeSync } = process.getBuiltinModule('node:fs');
 import type { Readable } from 'node:stream';
 import type { RetryNotice } from '../api/client.js';
 import { createPet } from '../api/pets.js';
-import { untilCtrlC } from '../commands/input-file.js';
 import { PET_COLUMNS } from '../commands/pets/columns.js';
 import type { Context } from '../context.js';
 import {
@@ -20,7 +19,7 @@ import {
   notingMaybeActed,
   SilentExit,
 } from '../errors.js';
-import { describeWriteError } from '../io.js';
+import { describeWriteError, untilCtrlC } from '../io.js';
 import { stringifyJson } from '../json.js';
 import { BulkReport, type Outcome } from '../render/bulk-report.js';
 import type { NewPet } from '../schemas.js';

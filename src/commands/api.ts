@@ -8,14 +8,14 @@ import { statusText } from '../api/status-text.js';
 import { FILES, words } from '../completion/hints.js';
 import type { Context } from '../context.js';
 import { CancelledError, FlagError, notingMaybeActed } from '../errors.js';
-import { readAllBytes } from '../io.js';
+import { readAllBytes, untilCtrlC } from '../io.js';
 import { parseJson, stringifyJson } from '../json.js';
 import { sanitize } from '../render/sanitize.js';
 import { INT64_MAX, INT64_MIN } from '../schemas.js';
 import * as z from '../zod.js';
 import { defineCommand } from './define.js';
 import { switchFlag } from './flags.js';
-import { openUntilCtrlC, untilCtrlC } from './input-file.js';
+import { openUntilCtrlC } from './input-file.js';
 
 /** The paths of the spec (and the sandbox's own), offered by shell completion. */
 export const SPEC_PATHS = ['/pets', '/pets/{petId}', '/messages', '/store/orders'] as const;

@@ -2,29 +2,7 @@
 // read so that Ctrl-C ends the wait even where no abort reaches: a FIFO's open waits for a
 // writer, and its reads for data, in libuv's thread pool.
 import type { FileHandle } from 'node:fs/promises';
-import { CancelledError } from '../errors.js';
-
-/**
- * `work`, or CancelledError as soon as `signal` aborts (`onAbort` then runs): the work itself
- * goes on where nothing can stop it (cli() ends a process it still holds).
- */
-export function untilCtrlC<T>(
-  work: Promise<T>,
-  signal: AbortSignal,
-  onAbort: () => void = () => {},
-): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const abort = () => {
-      onAbort();
-      reject(new CancelledError());
-    };
-    // Handled first, whatever comes: a failure of the work after Ctrl-C (a destroyed stream's
-    // "premature close") must not be an unhandled rejection.
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
-    if (signal.aborted) abort();
-    else signal.addEventListener('abort', abort, { once: true });
-  });
-}
+import { untilCtrlC } from '../io.js';
 
 /**
  * Opens `file` for reading. On Ctrl-C while the open waits (a FIFO with no writer), the FIFO is

@@ -2,9 +2,8 @@
 // a pipe that stays open and silent must not hold the command for ever.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { untilCtrlC } from '../../src/commands/input-file.js';
 import { CancelledError } from '../../src/errors.js';
-import { readAllBytes } from '../../src/io.js';
+import { readAllBytes, untilCtrlC } from '../../src/io.js';
 
 describe('a wait raced with Ctrl-C (untilCtrlC)', () => {
   it('leaves no unhandled rejection when the work fails after Ctrl-C came first', async () => {
