@@ -71,8 +71,18 @@ export function globalOptions(raw: RawGlobals, env: Env): GlobalOptions {
   };
 }
 
-/** Runs one invocation and returns its exit code. */
+/** Runs one invocation and returns its exit code, output that could not be written included. */
 export async function main(argv: readonly string[], deps: MainDeps): Promise<number> {
+  const chosen: { json?: boolean } = {};
+  const code = await runInvocation(argv, deps, chosen);
+  return outputWritten(deps.io, code, chosen.json ?? wantsJson(argv));
+}
+
+async function runInvocation(
+  argv: readonly string[],
+  deps: MainDeps,
+  chosen: { json?: boolean },
+): Promise<number> {
   const { io, env, signal } = deps;
   // Answered before the program is loaded: these run often and need none of it.
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
@@ -95,6 +105,7 @@ export async function main(argv: readonly string[], deps: MainDeps): Promise<num
       const options = globalOptions(command.optsWithGlobals<RawGlobals>(), env);
       io.colorOut &&= options.color && !options.json;
       io.colorErr &&= options.color;
+      chosen.json = options.json;
       ctx = createContext(io, env, options, signal, deps);
     }
     return ctx;
@@ -168,6 +179,25 @@ function report(
   return error.exitCode;
 }
 
+/**
+ * `store … | head -1`: the reader left, which is no failure (EPIPE). A full disk or an I/O
+ * error is: one line (a JSON one under --json, as for any error), and exit 1 unless the
+ * command failed on its own already.
+ */
+async function outputWritten(io: IOStreams, code: number, json: boolean): Promise<number> {
+  io.clearStatus();
+  await writeErrorsArrived();
+  const failed = io.outputError;
+  if (!failed || failed.code === 'EPIPE') return code;
+  const error = new CliError(
+    `cannot write output: ${describeWriteError(failed)}`,
+    ExitCode.failure,
+    'output_failed',
+  );
+  report(io, error, { json, debug: false, original: error });
+  return code === ExitCode.ok ? ExitCode.failure : code;
+}
+
 /** The process entry point used by bin/store.js. */
 export async function cli(): Promise<void> {
   const io = systemIO(process);
@@ -198,16 +228,6 @@ export async function cli(): Promise<void> {
   });
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
-  io.clearStatus();
-  await writeErrorsArrived();
-  // `store … | head -1`: the reader left, which is no failure (EPIPE). A full disk or an I/O
-  // error is: one line, and exit 1 unless the command failed on its own already.
-  const failed = io.outputError;
-  if (failed && failed.code !== 'EPIPE') {
-    io.err(`error: cannot write output: ${describeWriteError(failed)}\n`);
-    process.exitCode = code === ExitCode.ok ? ExitCode.failure : code;
-    return;
-  }
   // Let pending output drain: set the exit code and return instead of exiting at once.
   process.exitCode = code;
   if (code === ExitCode.interrupted && process.platform !== 'win32') endIfHeld(received);

@@ -475,7 +475,7 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
         stdout: '',
         stderr:
           `${sent} created; output failed, inputs after ${sent} were not sent; resume with --skip ${sent}\n` +
-          'error: cannot write output: no space left on device (ENOSPC)\n',
+          '{"error":{"code":"output_failed","message":"cannot write output: no space left on device (ENOSPC)","status":null}}\n',
       });
     },
   );
@@ -495,7 +495,7 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
         stdout: '',
         stderr:
           '3 created; output failed once every input had been sent\n' +
-          'error: cannot write output: no space left on device (ENOSPC)\n',
+          '{"error":{"code":"output_failed","message":"cannot write output: no space left on device (ENOSPC)","status":null}}\n',
       });
       expect(server.seen).toHaveLength(3);
     },
@@ -503,7 +503,11 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
 
   it.each([
     ['EPIPE', ''],
-    ['ENOSPC', '2 created; output failed once every input had been sent\n'],
+    [
+      'ENOSPC',
+      '2 created; output failed once every input had been sent\n' +
+        'error: cannot write output: write ENOSPC (ENOSPC)\n',
+    ],
   ])(
     'stdout failing (%s) only once every input was sent: the reader left quietly, a full disk said',
     async (code, stderr) => {
@@ -518,7 +522,6 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
         stdoutFails: { afterWrites: 1, code },
       });
       expect(server.seen).toHaveLength(2);
-      // (The process's own line for the write error comes from cli(), not run here.)
       expect(result).toEqual({
         code: code === 'EPIPE' ? 0 : 1,
         stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n',

@@ -97,6 +97,33 @@ describe.runIf(existsSync('/dev/full'))('stdout on a full device (/dev/full)', (
     });
   });
 
+  it('under --json says both as JSON lines, as every error is', async () => {
+    const server = await faultServer((_req, res) =>
+      reply(res, 404, '{"code":"pet_not_found","message":"no pet with id 9","status":404}'),
+    );
+    const env = processEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url });
+    expect(await storeOnFullDisk(['--json', 'api', '/pets/9'], env)).toEqual({
+      code: 5,
+      signal: null,
+      stdout: '',
+      stderr:
+        '{"error":{"code":"pet_not_found","message":"no pet with id 9","status":404}}\n' +
+        '{"error":{"code":"output_failed","message":"cannot write output: no space left on device (ENOSPC)","status":null}}\n',
+    });
+  });
+
+  it('under --json, a command that succeeded exits 1 with the JSON line', async () => {
+    const server = await faultServer((_req, res) => reply(res, 200, '[]'));
+    const env = processEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url });
+    expect(await storeOnFullDisk(['pets', 'list', '--json'], env)).toEqual({
+      code: 1,
+      signal: null,
+      stdout: '',
+      stderr:
+        '{"error":{"code":"output_failed","message":"cannot write output: no space left on device (ENOSPC)","status":null}}\n',
+    });
+  });
+
   it.each([[['--version']], [['help']], [['pets', 'list', '--help']]])(
     'store %j says so in one line and exits 1',
     async (argv) => {
