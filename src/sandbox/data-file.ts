@@ -13,9 +13,11 @@ export class DataFileError extends Error {
   readonly code = 'EDATA';
 }
 
-// The JSON data file written by earlier versions. Orders are not validated: the spec defines
-// no shape for them.
-const JsonDataFile = z.object({
+// The JSON data file written by earlier versions: an object of these keys and no other (any
+// JSON object would otherwise pass as an empty one, and be replaced by a database). Orders are
+// not validated: the spec defines no shape for them.
+const DATA_KEYS = ['pets', 'messages', 'orders'];
+const JsonDataFile = z.strictObject({
   pets: z._default(z.array(Pet), []),
   messages: z._default(z.array(Message), []),
   orders: z._default(z.array(z.unknown()), []),
@@ -67,6 +69,12 @@ async function readJsonData(file: string, real: string): Promise<JsonData> {
   } catch (error) {
     if (!(error instanceof SyntaxError)) throw unusable(file, error);
     throw new DataFileError(`data file ${file} ${NEITHER} (not JSON); it was left untouched`);
+  }
+  const isObject = typeof json === 'object' && json !== null && !Array.isArray(json);
+  if (isObject && !DATA_KEYS.some((key) => Object.hasOwn(json as object, key))) {
+    throw new DataFileError(
+      `data file ${file} ${NEITHER} (a JSON object without pets, messages or orders); it was left untouched`,
+    );
   }
   const parsed = JsonDataFile.safeParse(json);
   if (!parsed.success) {

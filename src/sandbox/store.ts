@@ -358,7 +358,9 @@ export class Store {
         );
         pets.push(toPet(row as unknown as PetRow));
       }
-      pets.slice(0, SEED_ORDERS).forEach((pet, i) => {
+      // Orders kept from an earlier run (its pets all deleted) have the ids 1…3 already.
+      const ordersKept = this.sql.listOrders.get() !== undefined;
+      pets.slice(0, ordersKept ? 0 : SEED_ORDERS).forEach((pet, i) => {
         const status = ORDER_STATUSES[i % ORDER_STATUSES.length] as Order['status'];
         const order: Order = {
           id: i + 1,

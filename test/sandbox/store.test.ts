@@ -126,6 +126,22 @@ describe('data file', () => {
     expect((await call(again, 'GET', '/v1/store/orders')).json).toHaveLength(3);
   });
 
+  it('is seeded again once every pet was deleted, its orders kept as they were', async () => {
+    // The seed's orders took the ids of those kept: start failed with "UNIQUE constraint failed".
+    const file = dataFile();
+    const first = await start({ dataFile: file, seed: 2 });
+    const orders = (await call(first, 'GET', '/v1/store/orders')).text;
+    for (const id of [1, 2])
+      expect((await call(first, 'DELETE', `/v1/pets/${id}`)).status).toBe(204);
+    await first.close();
+    const again = await start({ dataFile: file, seed: 2 });
+    expect((await call(again, 'GET', '/v1/pets')).json).toEqual([
+      { id: 3, name: 'Rex', categoryId: 1, status: 'available' },
+      { id: 4, name: 'Bella', categoryId: 2, status: 'pending' },
+    ]);
+    expect((await call(again, 'GET', '/v1/store/orders')).text).toBe(orders);
+  });
+
   it('refuses a change, and stores nothing, once the file is removed; the server stays up', async () => {
     const file = dataFile();
     const lines: string[] = [];
@@ -266,6 +282,18 @@ describe('a data file that cannot be used', () => {
       '(at pets.0.id: must be an integer in the int64 range)',
     ],
     ['not an object', '[]', '(at top level: Invalid input: expected object, received array)'],
+    // Any other program's JSON: imported as an empty sandbox, it was replaced by a database.
+    [
+      'another program’s JSON',
+      '{"name":"my-app","version":"1.0.0"}',
+      '(a JSON object without pets, messages or orders)',
+    ],
+    ['an empty object', '{}', '(a JSON object without pets, messages or orders)'],
+    [
+      'a data file with a key of its own',
+      '{"pets":[],"profiles":{}}',
+      '(at top level: Unrecognized key: "profiles")',
+    ],
   ])(
     'that is %s: start rejects with one line, EDATA, and the file is left alone',
     async (_name, content, why) => {
