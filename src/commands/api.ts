@@ -14,7 +14,7 @@ import { sanitize } from '../render/sanitize.js';
 import { INT64_MAX, INT64_MIN } from '../schemas.js';
 import * as z from '../zod.js';
 import { defineCommand } from './define.js';
-import { switchFlag } from './flags.js';
+import { fileName, switchFlag } from './flags.js';
 import { openUntilCtrlC } from './input-file.js';
 
 /** The paths of the spec (and the sandbox's own), offered by shell completion. */
@@ -74,7 +74,7 @@ export const command = defineCommand({
     input: {
       flags: '--input <file>',
       description: 'the request body from a file (- for stdin), sent as it is',
-      schema: z.optional(z.string()),
+      schema: z.optional(fileName('--input')),
       complete: FILES,
     },
     header: {

@@ -82,7 +82,19 @@ export function profileArg(description: string) {
   return { name: '<name>', description, schema: z.string(), complete: PROFILES };
 }
 
+/** A file name (`-` where the command reads stdin): an empty one, `--file "$UNSET"`, is
+ * named as such instead of failing later as "cannot read --file  (ENOENT)". */
+export function fileName(flag: string) {
+  return z.string().check(z.minLength(1, `${flag} needs a file name (got "")`));
+}
+
 /** A file name, completed from the file system. */
 export function fileFlag(flags: string, description: string) {
-  return { flags, description, schema: z.optional(z.string()), complete: FILES } satisfies FlagSpec;
+  const flag = flags.split(' ')[0] as string;
+  return {
+    flags,
+    description,
+    schema: z.optional(fileName(flag)),
+    complete: FILES,
+  } satisfies FlagSpec;
 }

@@ -18,6 +18,17 @@ describe('store api', () => {
     expect(result).toEqual({ code: 0, stdout: `${BIG}\n`, stderr: '', prompts: [] });
   });
 
+  it('rejects an empty --input file name with exit 2, nothing sent', async () => {
+    const result = await run(['api', '/pets', '--input', ''], { env: env() });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: --input needs a file name (got "")\n',
+      prompts: [],
+    });
+    expect(unexpected).toEqual([]);
+  });
+
   it('accepts a path without the leading slash, and indents JSON on a terminal', async () => {
     api().get('/v1/pets/9007199254740993').reply(200, '{"id":9007199254740993}', JSON_TYPE);
     const result = await run(['api', 'pets/9007199254740993'], { env: env(), tty: true });

@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/cli.js';
+import { run, tempDir } from '../helpers/cli.js';
 import { killAll, type SandboxProcess, startSandbox, store } from '../helpers/process.js';
 
 afterEach(killAll);
@@ -79,6 +79,19 @@ describe('store sandbox', () => {
       stderr: `{"error":{"code":"config_error","message":"${message}","status":null}}\n`,
     });
     expect(readFileSync(data, 'utf8')).toBe('not a db');
+  });
+
+  it.each([
+    [
+      ['--api-key', 'my key'],
+      '--api-key must be one word of letters, digits and - . _ ~ + / (a bearer token)',
+    ],
+    [['--api-key', ''], '--api-key must not be empty'],
+    [['--data', ''], '--data needs a file name (got "")'],
+  ])('refuses %j with exit 2 before it starts', async (flags, message) => {
+    // A key with a space was accepted, announced, and refused on every request (401).
+    const result = await run(['sandbox', '--port', '0', ...flags]);
+    expect(result).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\n`, prompts: [] });
   });
 
   it('keeps --data across a restart', async () => {

@@ -241,6 +241,19 @@ describe('store pets add --file', () => {
     expect(result).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\n`, prompts: [] });
   });
 
+  it.each([
+    [['--file', ''], '--file needs a file name (got "")'],
+    [['--file', '-', '--failed', ''], '--failed needs a file name (got "")'],
+  ])('rejects an empty file name %j with exit 2, nothing sent', async (flags, message) => {
+    // `--file "$UNSET"` said "cannot read --file  (ENOENT)".
+    const result = await run(['pets', 'add', ...flags], {
+      env: env(),
+      stdin: '{"name":"A","categoryId":1}\n',
+    });
+    expect(result).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\n`, prompts: [] });
+    expect(unexpected).toEqual([]);
+  });
+
   it('takes --concurrency only with --file', async () => {
     const result = await run(
       ['pets', 'add', '--name', 'A', '--category-id', '1', '--concurrency', '2'],
