@@ -204,7 +204,7 @@ export async function cli(): Promise<void> {
   const controller = new AbortController();
   // The first Ctrl-C (or SIGTERM) aborts what is in flight, so the command ends cleanly
   // (exit 130; the sandbox exits 0); a second one kills at once.
-  let received: NodeJS.Signals = 'SIGINT';
+  let received: NodeJS.Signals | undefined;
   const onSignal = (name: NodeJS.Signals) => {
     received = name;
     if (controller.signal.aborted) {
@@ -230,7 +230,22 @@ export async function cli(): Promise<void> {
   process.off('SIGTERM', onSignal);
   // Let pending output drain: set the exit code and return instead of exiting at once.
   process.exitCode = code;
-  if (code === ExitCode.interrupted && process.platform !== 'win32') endIfHeld(received);
+  if (code === ExitCode.interrupted && received && process.platform !== 'win32') {
+    endBySignal(received);
+  }
+}
+
+/**
+ * Interrupted by a signal, the process ends by that signal once its output is written, as
+ * Unix programs do: a shell running a script or a loop stops only when its child died of the
+ * SIGINT (it takes an exit status of 130 for a child that handled it), and its `$?` is 130
+ * all the same. (A Ctrl-C at a prompt in raw mode is no signal: exit 130.)
+ */
+function endBySignal(signal: NodeJS.Signals): void {
+  // 'exit' comes once the event loop is empty, so every write has been made; our listeners
+  // are gone, so the signal takes its default action.
+  process.once('exit', () => process.kill(process.pid, signal));
+  endIfHeld(signal);
 }
 
 /**

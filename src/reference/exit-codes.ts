@@ -28,7 +28,11 @@ export const EXIT_CODE_TABLE = [
   { name: 'notFound', code: 5, meaning: 'not found (HTTP 404)' },
   { name: 'network', code: 6, meaning: 'network: connection refused or reset, DNS, TLS, timeout' },
   { name: 'unavailable', code: 7, meaning: 'service unavailable: HTTP 5xx or 429, after retries' },
-  { name: 'interrupted', code: 130, meaning: 'interrupted (Ctrl-C)' },
+  {
+    name: 'interrupted',
+    code: 130,
+    meaning: 'interrupted (Ctrl-C): ended by the signal, which a shell reports as 130',
+  },
 ] as const;
 
 type Entry = (typeof EXIT_CODE_TABLE)[number];

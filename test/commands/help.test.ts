@@ -153,7 +153,7 @@ const EXIT_CODES = `Exit codes
   5    not found (HTTP 404)
   6    network: connection refused or reset, DNS, TLS, timeout
   7    service unavailable: HTTP 5xx or 429, after retries
-  130  interrupted (Ctrl-C)
+  130  interrupted (Ctrl-C): ended by the signal, which a shell reports as 130
 
 \`pets add --file\` exits 0 only when every object was created; otherwise with the
 code of the first failure in input order, after reporting every one. An object

@@ -45,14 +45,14 @@ describe('Ctrl-C', () => {
     ['pets add --file', (path: string) => ['pets', 'add', '--file', path, '--json']],
     ['store api --input', (path: string) => ['api', '/pets', '--input', path]],
   ])(
-    'ends %s waiting to open a FIFO no one writes to: exit 130, nothing sent',
+    'ends %s waiting to open a FIFO no one writes to: by SIGINT, nothing sent',
     async (_what, argv) => {
       const server = await faultServer((_req, res) => reply(res, 201, CREATED));
       const { child, ended } = started(argv(fifo('input.fifo')), server.url);
       // The open waits in libuv's thread pool from the start; give the process time to get there.
       await new Promise((resolve) => setTimeout(resolve, 1000));
       child.kill('SIGINT');
-      expect(await ended).toEqual({ code: 130, signal: null, stdout: '', stderr: '' });
+      expect(await ended).toEqual({ code: null, signal: 'SIGINT', stdout: '', stderr: '' });
       expect(server.seen).toEqual([]);
     },
   );
@@ -94,7 +94,7 @@ describe('Ctrl-C', () => {
     });
   });
 
-  it('ends bulk add waiting on a silent stdin: exit 130, the resume point said, nothing left running', async () => {
+  it('ends bulk add waiting on a silent stdin: by SIGINT, the resume point said, nothing left running', async () => {
     const server = await faultServer((_req, res) => reply(res, 201, CREATED));
     const { child, seen, ended } = started(['pets', 'add', '--file', '-', '--json'], server.url);
     // One animal, then stdin stays open and silent: the process is waiting for more.
@@ -102,10 +102,47 @@ describe('Ctrl-C', () => {
     await until(() => seen.stdout.includes('\n'));
     child.kill('SIGINT');
     expect(await ended).toEqual({
-      code: 130,
-      signal: null,
+      code: null,
+      signal: 'SIGINT',
       stdout: `${CREATED}\n`,
       stderr: 'interrupted: inputs after 1 were not sent; resume with --skip 1\n',
     });
+  });
+
+  it('ends a command by the signal received (SIGTERM too), once its output is written', async () => {
+    const server = await faultServer(() => {}); // never answers
+    const { child, ended } = started(['pets', 'list'], server.url);
+    await until(() => server.seen.length > 0);
+    child.kill('SIGTERM');
+    expect(await ended).toEqual({ code: null, signal: 'SIGTERM', stdout: '', stderr: '' });
+  });
+
+  it('stops the shell script that runs store, as it stops for any Unix program', async () => {
+    // bash ends a script on Ctrl-C only when its child died of the SIGINT; a child that exits
+    // with status 130 is taken to have handled it, and the loop went on (store ran 3 times).
+    const server = await faultServer(() => {}); // never answers
+    const script = 'for i in 1 2 3; do "$NODE" "$BIN" pets list; echo "after $i: $?"; done';
+    const shell = spawn('bash', ['-c', script], {
+      env: processEnv({
+        STORE_API_KEY: 'k',
+        STORE_BASE_URL: server.url,
+        NODE: process.execPath,
+        BIN,
+      }),
+      // Its own process group, as a terminal's foreground job: Ctrl-C reaches the whole group.
+      detached: true,
+    });
+    afterThisTest(() => {
+      try {
+        process.kill(-(shell.pid as number), 'SIGKILL');
+      } catch {
+        // Ended already.
+      }
+    });
+    const ended = collect(shell);
+    await until(() => server.seen.length > 0);
+    process.kill(-(shell.pid as number), 'SIGINT');
+    expect(await ended).toEqual({ code: null, signal: 'SIGINT', stdout: '', stderr: '' });
+    expect(server.seen).toHaveLength(1);
   });
 });
