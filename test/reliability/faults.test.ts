@@ -221,6 +221,20 @@ describe('a write whose fate is unknown says so', () => {
     });
   });
 
+  it('names the profile in use in the command to look with (-p staging)', async () => {
+    // Without it, the command as told would look at the config's current profile.
+    const cut = await faultServer((req) => req.socket.destroy());
+    const host = new URL(cut.url).host;
+    expect(await run(['-p', 'staging', ...ADD], { env: envFor(cut.url) })).toEqual({
+      code: 6,
+      stdout: '',
+      stderr:
+        `error: cannot reach ${host}: connection closed unexpectedly; ` +
+        'the animal may have been created: look with `store -p staging pets list` before adding it again\n',
+      prompts: [],
+    });
+  });
+
   it('an answer whose headers are too large: one error line; after a POST, may have been created', async () => {
     const server = await faultServer((_req, res) =>
       reply(res, 201, PET, { 'x-big': 'a'.repeat(100_000) }),

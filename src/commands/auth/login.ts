@@ -1,4 +1,5 @@
 import { listPets } from '../../api/pets.js';
+import { commandFor } from '../../config/profile-hints.js';
 import { maskKey, profileExists } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
 import { ApiError, AuthError, FlagError, NetworkError } from '../../errors.js';
@@ -28,10 +29,12 @@ export const command = defineCommand({
 
 export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
-  if (!opts.withKey && !io.stdinIsTTY) {
-    throw new FlagError('stdin is not a terminal: pipe the key with `store auth login --with-key`');
-  }
   const profile = await ctx.profile();
+  if (!opts.withKey && !io.stdinIsTTY) {
+    // With the profile in use: the command as it is would log in to another one.
+    const login = commandFor(profile, 'auth login --with-key');
+    throw new FlagError(`stdin is not a terminal: pipe the key with \`${login}\``);
+  }
   // On a terminal the key is typed, so it is read without echo even with --with-key (which
   // would otherwise show it on the screen as it is typed, with no prompt saying what to type).
   const key = io.stdinIsTTY

@@ -6,6 +6,7 @@ import {
   type ImportOptions,
   importPets,
 } from '../../bulk/import.js';
+import { commandFor } from '../../config/profile-hints.js';
 import type { Context } from '../../context.js';
 import { CancelledError, FlagError, notingMaybeActed } from '../../errors.js';
 import { renderItem } from '../../render/output.js';
@@ -107,9 +108,10 @@ export async function run(opts: AddOptions, ctx: Context): Promise<void> {
     try {
       created = await createPet(api, pet);
     } catch (error) {
+      const look = commandFor(await ctx.profile(), 'pets list');
       throw notingMaybeActed(
         error,
-        'the animal may have been created: look with `store pets list` before adding it again',
+        `the animal may have been created: look with \`${look}\` before adding it again`,
       );
     }
     await renderItem(ctx.io, created, PET_COLUMNS, ctx.options);

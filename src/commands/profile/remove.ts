@@ -1,3 +1,4 @@
+import { commandFor } from '../../config/profile-hints.js';
 import {
   currentProfileName,
   isBuiltin,
@@ -25,8 +26,10 @@ export const command = defineCommand({
 
 export async function run(opts: RemoveOptions, ctx: Context): Promise<void> {
   if (isBuiltin(opts.name)) {
+    // Named with -p: a plain `store auth logout` forgets the current profile's key instead.
+    const logout = commandFor({ name: opts.name, source: 'flag' }, 'auth logout');
     throw new FlagError(
-      `"${opts.name}" is a built-in profile and cannot be removed (\`store auth logout\` forgets its key)`,
+      `"${opts.name}" is a built-in profile and cannot be removed (\`${logout}\` forgets its key)`,
     );
   }
   const config = await ctx.config();

@@ -192,6 +192,21 @@ describe('store auth login', () => {
     expect(unexpected).toEqual([]);
   });
 
+  it('names the profile in use in that hint (-p staging), whose key it would otherwise store for another', async () => {
+    const { env, file } = setup();
+    const { io, out, err, prompts } = testIO({ stdin: `${NEW_KEY}\n` }, env);
+    const argv = ['-p', 'staging', 'auth', 'login'];
+    const code = await main(argv, { io, env, signal: new AbortController().signal });
+    expect({ code, stdout: out.text, stderr: err.text, prompts }).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: stdin is not a terminal: pipe the key with `store -p staging auth login --with-key`\n',
+      prompts: [],
+    });
+    expect(existsSync(file)).toBe(false);
+  });
+
   it('prompts for the key on a terminal, checks it and saves it', async () => {
     const { env, file } = setup();
     const scope = api(API, NEW_KEY).get('/v1/pets').query({ limit: '1' }).reply(200, '[]');

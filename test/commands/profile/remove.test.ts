@@ -63,7 +63,8 @@ describe('store profile remove', () => {
       expect(result).toEqual({
         code: 2,
         stdout: '',
-        stderr: `error: "${name}" is a built-in profile and cannot be removed (\`store auth logout\` forgets its key)\n`,
+        // -p named: a plain `store auth logout` would forget the current profile's key.
+        stderr: `error: "${name}" is a built-in profile and cannot be removed (\`store -p ${name} auth logout\` forgets its key)\n`,
         prompts: [],
       });
       expect(readFileSync(file, 'utf8')).toBe(before);
