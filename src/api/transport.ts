@@ -8,7 +8,7 @@ import Agent from 'undici/lib/dispatcher/agent.js';
 import { CancelledError, FlagError, ResponseError } from '../errors.js';
 import type { Env } from '../io.js';
 import { networkError, timeoutError } from './errors.js';
-import { isLoopbackHost } from './urls.js';
+import { isLoopbackHost, withoutUserinfo } from './urls.js';
 
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
@@ -40,9 +40,10 @@ export interface Outgoing {
 /** Proxy settings as curl, Node and undici read them: the lower-case spelling first. */
 export function proxyEnv(env: Env) {
   return {
-    httpProxy: env.http_proxy ?? env.HTTP_PROXY,
-    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY,
-    noProxy: env.no_proxy ?? env.NO_PROXY,
+    // An empty one is unset, as curl reads it: `https_proxy=` leaves HTTPS_PROXY in force.
+    httpProxy: env.http_proxy || env.HTTP_PROXY,
+    httpsProxy: env.https_proxy || env.HTTPS_PROXY,
+    noProxy: env.no_proxy || env.NO_PROXY,
   };
 }
 
@@ -83,7 +84,9 @@ export class Transport {
         ['HTTP_PROXY', proxies.httpProxy],
       ] as const) {
         if (value && !URL.canParse(value)) {
-          throw new FlagError(`${name} is not a valid URL: ${JSON.stringify(value)}`);
+          // A proxy URL often holds a password: it is not repeated on the screen.
+          const shown = JSON.stringify(withoutUserinfo(value));
+          throw new FlagError(`${name} is not a valid URL: ${shown}`);
         }
       }
       // Bundled, a CommonJS module comes back as its `default`.

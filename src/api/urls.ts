@@ -38,6 +38,13 @@ export function checkKeyTarget(url: URL): void {
   throw new FlagError(`unsupported URL scheme ${url.protocol} in ${url.href}; use https://`);
 }
 
+/** A URL's text with its user and password (`user:pass@`) replaced by `****@`: the text may
+ * not parse as a URL, so it is found as what comes between `//` and the last `@` before the
+ * path. */
+export function withoutUserinfo(text: string): string {
+  return text.replace(/^([^:/?#]*:\/\/)[^/?#]*@/, '$1****@');
+}
+
 // Control characters (escape sequences among them), invisible format characters (bidi
 // overrides, zero-width) and white space. The URL parser would percent-encode some and
 // silently drop others (tab, newline, leading and trailing spaces), while the text as typed

@@ -126,6 +126,29 @@ describe('a request through a proxy', () => {
     expect(upper.connections).toHaveLength(0);
   });
 
+  it('takes an empty https_proxy as unset, as curl does: HTTPS_PROXY is used', async () => {
+    const upper = await tcpServer('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n');
+    const result = await run(['pets', 'list'], {
+      env: baseEnv({ STORE_API_KEY: KEY, https_proxy: '', HTTPS_PROXY: upper.url }),
+    });
+    expect(result.stderr).toBe(
+      'error: the proxy refused to connect to api.animal-store.example: HTTP 403 Forbidden\n',
+    );
+    expect(upper.connections).toHaveLength(1);
+  });
+
+  it('does not repeat the password of a proxy setting that is not a URL', async () => {
+    const result = await run(['pets', 'list'], {
+      env: baseEnv({ STORE_API_KEY: KEY, HTTPS_PROXY: 'http://bob:hunter2@proxy.corp:99999' }),
+    });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: HTTPS_PROXY is not a valid URL: "http://****@proxy.corp:99999"\n',
+      prompts: [],
+    });
+  });
+
   it('refuses a proxy setting that is not a URL: exit 2, nothing sent', async () => {
     const result = await run(['pets', 'list'], {
       env: baseEnv({ STORE_API_KEY: KEY, HTTPS_PROXY: 'not a url' }),
