@@ -90,6 +90,8 @@ export function mayHaveActed(error: unknown): boolean {
   if (error instanceof CancelledError) return error.inFlight;
   if (error instanceof ApiError) return GATEWAY_STATUSES.has(error.status as number);
   if (error instanceof ResponseError && error.answerUnread) return true;
+  // 303 See Other: the server acted and points at the result.
+  if (error instanceof ResponseError && error.status === 303) return true;
   // A success, or a gateway's answer, whose body could not be used.
   const status = error instanceof ResponseError ? error.status : null;
   return status !== null && ((status >= 200 && status < 300) || GATEWAY_STATUSES.has(status));

@@ -124,17 +124,20 @@ export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
   } else if (!inQuery && fields.length > 0) {
     json = Object.fromEntries(fields);
   }
+  // Sending a POST or PATCH again could act twice (the others may simply be run again): a
+  // failure says so when the server may have acted, a gateway's 502/504 among them.
+  const noting = (error: unknown) =>
+    isIdempotent(method)
+      ? error
+      : notingMaybeActed(error, `the server may have acted on the ${method}`);
   let response: Awaited<ReturnType<typeof api.request>>;
   try {
     response = await api.request({ method, path: url, headers, json, body });
   } catch (error) {
-    // Sending a POST or PATCH again could act twice (the others may simply be run again).
-    throw isIdempotent(method)
-      ? error
-      : notingMaybeActed(error, `the server may have acted on the ${method}`);
+    throw noting(error);
   }
   printResponse(response, opts.include, ctx);
-  if (response.status < 200 || response.status >= 300) throw api.errorFor(response);
+  if (response.status < 200 || response.status >= 300) throw noting(api.errorFor(response));
 }
 
 /** The URL of `path`: below the base URL, or a full URL on one of the profile's origins

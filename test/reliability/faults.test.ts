@@ -316,6 +316,38 @@ describe('a write whose fate is unknown says so', () => {
     );
   });
 
+  it('store api -X POST/PATCH answered 502 or 504 says the server may have acted', async () => {
+    const server = await faultServer((_req, res, n) =>
+      reply(res, n === 1 ? 502 : 504, '{"code":"bad_gateway","message":"upstream timed out"}'),
+    );
+    const env = envFor(server.url);
+    expect(await run(['api', '-X', 'POST', '/pets', '-f', 'name=Rex'], { env })).toEqual({
+      code: 7,
+      stdout: '{"code":"bad_gateway","message":"upstream timed out"}\n',
+      stderr:
+        'error: the server answered bad gateway; the server may have acted on the POST (http_502, HTTP 502)\n',
+      prompts: [],
+    });
+    expect((await run(['api', '-X', 'PATCH', '/pets/1', '-f', 'name=Rex'], { env })).stderr).toBe(
+      'error: the server answered gateway timeout; the server may have acted on the PATCH (http_504, HTTP 504)\n',
+    );
+    expect(server.seen.map((r) => r.method)).toEqual(['POST', 'PATCH']);
+  });
+
+  it('a POST answered 303 See Other may have been acted on; a 307 was not', async () => {
+    const server = await faultServer((_req, res, n) =>
+      reply(res, n === 1 ? 303 : 307, '', { location: '/v1/pets/42' }),
+    );
+    const note =
+      'the animal may have been created: look with `store pets list` before adding it again';
+    expect((await run(ADD, { env: envFor(server.url) })).stderr).toBe(
+      `error: the server answered with a redirect (HTTP 303 to /v1/pets/42); redirects are not followed; ${note}\n`,
+    );
+    expect((await run(ADD, { env: envFor(server.url) })).stderr).toBe(
+      'error: the server answered with a redirect (HTTP 307 to /v1/pets/42); redirects are not followed\n',
+    );
+  });
+
   it('messages send and store api -X POST after a timeout; not a GET, nor a POST refused outright', async () => {
     const silent = await faultServer(() => {}); // never answers
     const host = silent.origin.slice(7);
