@@ -189,18 +189,26 @@ async function readCapped(
 ): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) {
-      body.destroy();
-      throw new ResponseError(
-        `the response body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; refused`,
-        // Its status is known: a success too large to read may have made something.
-        status,
-        'response_too_large',
-      );
+  try {
+    for await (const chunk of body) {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        body.destroy();
+        throw new ResponseError(
+          `the response body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; refused`,
+          // Its status is known: a success too large to read may have made something.
+          status,
+          'response_too_large',
+        );
+      }
+      chunks.push(chunk);
     }
-    chunks.push(chunk);
+  } catch (error) {
+    // An error answer cut off mid-body (the connection closed or reset): its status says what
+    // happened, and the Error body it was sending is read as far as it came (it will not parse:
+    // the message is made from the status). A success cut short cannot be used: a network error.
+    const aborted = (error as Error).name === 'AbortError';
+    if (error instanceof ResponseError || aborted || (status >= 200 && status < 300)) throw error;
   }
   return Buffer.concat(chunks);
 }

@@ -304,6 +304,29 @@ describe('a write whose fate is unknown says so', () => {
     expect(await waiting).toEqual({ code: 130, stdout: '', stderr: '', prompts: [] });
   });
 
+  it('an error answer cut off mid-body is told by its status, not as a network failure', async () => {
+    // It said "cannot reach …: connection closed unexpectedly (after 3 attempts)", exit 6.
+    const server = await faultServer((req, res) => {
+      const status = req.method === 'GET' ? 404 : 400;
+      res.writeHead(status, { 'content-type': 'application/json', 'content-length': '60' });
+      res.write('{"code":"not_found","mess');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    expect(await run(['pets', 'list'], { env: envFor(server.url) })).toEqual({
+      code: 5,
+      stdout: '',
+      stderr: 'error: the server answered not found (http_404, HTTP 404)\n',
+      prompts: [],
+    });
+    expect(await run(ADD, { env: envFor(server.url) })).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: 'error: the server answered bad request (http_400, HTTP 400)\n',
+      prompts: [],
+    });
+    expect(server.seen.map((r) => r.method)).toEqual(['GET', 'POST']);
+  });
+
   it('a POST answered 504 or 502 by a gateway: the server behind it may have acted', async () => {
     const server = await faultServer((_req, res, n) => reply(res, n === 1 ? 504 : 502, ''));
     const note =
