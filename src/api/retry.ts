@@ -67,7 +67,11 @@ export function retryAfterMs(
 ): number | undefined {
   const text = headerValue(value)?.trim();
   if (!text) return undefined;
-  const ms = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text) - now;
+  // An HTTP-date starts with its day's name: Date.parse would read `1.5`, `-5` or `+3` as
+  // dates long past, and so a wait of 0 ms.
+  let ms = Number.NaN;
+  if (/^\d+$/.test(text)) ms = Number(text) * 1000;
+  else if (/^[A-Za-z]/.test(text)) ms = Date.parse(text) - now;
   if (Number.isNaN(ms)) return undefined;
   return Math.min(Math.max(ms, 0), RETRY_AFTER_CAP_MS);
 }

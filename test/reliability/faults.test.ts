@@ -438,6 +438,10 @@ describe('Retry-After', () => {
     ['3600', 10_000],
     ['soon', undefined],
     ['', undefined],
+    // Not seconds nor a date: the usual backoff (they were read as dates past: no wait).
+    ['1.5', undefined],
+    ['-5', undefined],
+    ['+3', undefined],
   ])('reads %j as %s ms (capped at 10 s)', (header, ms) => {
     expect(retryAfterMs(header, now)).toBe(ms);
   });
