@@ -156,8 +156,9 @@ export class SilentExit extends CliError {
 export function exitCodeForStatus(status: number): ExitCode {
   if (status === 401 || status === 403) return ExitCode.auth;
   if (status === 404) return ExitCode.notFound;
-  if (status === 429 || status >= 500) return ExitCode.unavailable;
-  if (status >= 400) return ExitCode.rejected;
+  // 5xx only: a status of 600 or more is no HTTP status at all, an unexpected answer (1).
+  if (status === 429 || (status >= 500 && status < 600)) return ExitCode.unavailable;
+  if (status >= 400 && status < 500) return ExitCode.rejected;
   return ExitCode.failure;
 }
 

@@ -464,6 +464,17 @@ describe('bad responses', () => {
     expect(server.seen).toHaveLength(1);
   });
 
+  it('takes a status of 600 or more as unexpected (exit 1), not as a 5xx (7), and does not retry it', async () => {
+    const server = await faultServer((_req, res) => reply(res, 600, ''));
+    expect(await run(['pets', 'list'], { env: envFor(server.url) })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: the server answered unexpected status (http_600, HTTP 600)\n',
+      prompts: [],
+    });
+    expect(server.seen).toHaveLength(1);
+  });
+
   it('does not follow a redirect to another port, which never receives the key', async () => {
     const other = await faultServer((_req, res) => reply(res, 200, PETS));
     const server = await faultServer((_req, res) =>
