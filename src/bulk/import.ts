@@ -33,6 +33,8 @@ export const DEFAULT_CONCURRENCY = 8;
 export const RATE_LIMIT_RETRIES = 5;
 
 export interface ImportOptions {
+  /** Where the inputs come from: `-` is stdin. */
+  file?: string;
   concurrency: number;
   /** Inputs before this number are skipped (resuming an import). */
   skip: number;
@@ -183,6 +185,7 @@ export async function importPets(
     json: options.json,
     dryRun: opts.dryRun,
     columns: PET_COLUMNS,
+    typedInput: opts.file === '-' && io.stdinIsTTY,
   });
 
   const inputsByNumber = new Map<number, Input>();

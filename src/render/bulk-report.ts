@@ -21,6 +21,9 @@ export interface BulkReportOptions {
   json: boolean;
   dryRun: boolean;
   columns: readonly Column<Pet>[];
+  /** The input is typed at the terminal (`--file -`): no progress line, which would sit at
+   * the start of the line being typed (its redraws and the typed text share that line). */
+  typedInput?: boolean;
 }
 
 /** How many ranges a summary names: the rest are counted (the --failed file and the NDJSON
@@ -176,7 +179,7 @@ export class BulkReport {
 
   /** One line on a terminal's stderr, redrawn at most ten times a second unless `now`. */
   private progress(now = false): void {
-    if (!this.io.stderrIsTTY) return;
+    if (!this.io.stderrIsTTY || this.options.typedInput) return;
     const time = performance.now();
     if (!now && time - this.progressDrawn < 100) return;
     this.progressDrawn = time;

@@ -155,6 +155,21 @@ describe('pets add --file in bulk', () => {
 });
 
 describe('pets add --file: what a terminal and a summary show', () => {
+  it('draws no progress line while the animals are typed at the terminal (--file -)', async () => {
+    // It stayed at the start of the line being typed: "1 created, 0 failed (1/s){"name":…".
+    const result = await run(['pets', 'add', '--file', '-', '--dry-run'], {
+      env: baseEnv({ NO_COLOR: '1' }),
+      stdin: '{"name":"a"}\n{"name":"c","categoryId":1}\n',
+      tty: { stdin: true, stderr: true },
+    });
+    expect(result.code).toBe(3);
+    expect(result.stderr.replace(/\d+\/s/g, 'N/s').replace(/in \d+\.\d s/, 'in T s')).toBe(
+      'Reading animals from the terminal, one JSON object per line; Ctrl-D to finish\n' +
+        'error: input 1: categoryId is required\n' +
+        'Checked 2 inputs: 1 valid, 1 failed (input 1), nothing was sent in T s (N/s)\n',
+    );
+  });
+
   it('redraws the progress line under each error line with the counts of now', async () => {
     const result = await run(['pets', 'add', '--file', '-', '--dry-run'], {
       env: baseEnv({ NO_COLOR: '1' }),
