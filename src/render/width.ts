@@ -69,7 +69,8 @@ export function graphemes(text: string): Iterable<string> {
 /** As terminals count a code point (wcwidth): wide 2, marks and format characters 0. */
 function codePointWidth(ch: string): number {
   const cp = ch.codePointAt(0) ?? 0;
-  if (cp < 0x300) return cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp === 0xad ? 0 : 1;
+  // The soft hyphen (U+00AD) takes a cell: glibc's wcwidth and terminals (xterm, tmux) draw it.
+  if (cp < 0x300) return cp < 0x20 || (cp >= 0x7f && cp < 0xa0) ? 0 : 1;
   if (isWide(cp) || (cp >= 0x1f000 && EMOJI_PRESENTATION.test(ch))) return 2;
   return ZERO_WIDTH.test(ch) ? 0 : 1;
 }

@@ -21,6 +21,8 @@ describe('textWidth', () => {
     ['Arabic with harakat', 'مَرْحَبًا', 5],
     ['Devanagari with vowel signs', 'नमस्ते', 4],
     ['zero-width joiner and marks alone', '\u200d\u200e', 0],
+    // Counted 0, a name of soft hyphens made table rows wrap in tmux and xterm.
+    ['soft hyphens (a cell each, as wcwidth says)', 'Rex\u00adthe\u00addog', 11],
     ['mixed', 'Rex 小狗 🐶', 11],
   ])('%s', (_what, text, width) => {
     expect(textWidth(text)).toBe(width);
