@@ -269,7 +269,9 @@ function printResponse(response: ApiResponse, include: boolean, ctx: Context): v
     if (json && body[body.length - 1] !== NEWLINE) io.out('\n');
     return;
   }
-  io.out(json ? `${stringifyJson(json.data, 2)}\n` : shown(text));
+  // On a terminal a text ends its line, so that the error line or the prompt starts its own.
+  const end = text.endsWith('\n') ? '' : '\n';
+  io.out(json ? `${stringifyJson(json.data, 2)}\n` : `${shown(text)}${end}`);
 }
 
 const NEWLINE = 0x0a;

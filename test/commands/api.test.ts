@@ -301,7 +301,26 @@ describe('store api', () => {
     });
     expect(scope.isDone()).toBe(true);
     expect(piped).toEqual({ code: 0, stdout: 'plain \u001b[31mtext', stderr: '', prompts: [] });
-    expect(tty).toEqual({ code: 0, stdout: 'plain \\x1b[31mtext', stderr: '', prompts: [] });
+    // On a terminal the text ends its line (the prompt, or an error line, starts its own).
+    expect(tty).toEqual({ code: 0, stdout: 'plain \\x1b[31mtext\n', stderr: '', prompts: [] });
+  });
+
+  it('on a terminal, ends an error page that has no final newline before the error line', async () => {
+    const scope = api()
+      .get('/v1/pets')
+      .times(2)
+      .reply(400, '<html><body>Bad</body></html>', { 'content-type': 'text/html' });
+    expect(await run(['api', '/pets'], { env: env(), tty: true })).toEqual({
+      code: 3,
+      stdout: '<html><body>Bad</body></html>\n',
+      stderr: 'error: the server answered bad request (http_400, HTTP 400)\n',
+      prompts: [],
+    });
+    // Piped: as the server sent it, byte for byte.
+    expect((await run(['api', '/pets'], { env: env() })).stdout).toBe(
+      '<html><body>Bad</body></html>',
+    );
+    expect(scope.isDone()).toBe(true);
   });
 
   it('prints a body that is not UTF-8 byte for byte when piped, JSON whose text is not either', async () => {
