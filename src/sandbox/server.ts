@@ -354,14 +354,27 @@ function httpError(err: unknown, log?: (line: string) => void): HttpError {
 }
 
 // Requests node:http cannot parse never reach the handler; answer them with an Error body too.
+/** The method of a well-formed request line whose method node:http refused; undefined when
+ * the line is not one (`NOT HTTP AT ALL`). */
+function unknownMethod(err: NodeJS.ErrnoException): string | undefined {
+  if (err.code !== 'HPE_INVALID_METHOD') return undefined;
+  const raw = (err as { rawPacket?: Buffer }).rawPacket?.toString('latin1') ?? '';
+  return /^([!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}) \S+ HTTP\/1\.[01]\r?\n/.exec(raw)?.[1];
+}
+
 function onClientError(err: NodeJS.ErrnoException, socket: Socket) {
   if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+  const method = unknownMethod(err);
   const [status, code, message] =
     err.code === 'HPE_HEADER_OVERFLOW'
       ? [431, 'headers_too_large', `the request headers are larger than ${maxHeaderSize} bytes`]
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'request_timeout', 'the request did not arrive in time']
-        : [400, 'bad_request', 'malformed or incomplete HTTP request'];
+        : method !== undefined
+          ? // A method node:http does not know (FOO, or `get`): 501, as RFC 9110 says for a
+            // method the server does not recognise; one it knows but a path lacks gets 405.
+            [501, 'not_implemented', `${method} is not a method this server implements`]
+          : [400, 'bad_request', 'malformed or incomplete HTTP request'];
   const text = stringifyJson({ code, message, status });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
