@@ -22,6 +22,8 @@ export const SPEC_PATHS = ['/pets', '/pets/{petId}', '/messages', '/store/orders
 
 /** Headers the HTTP layer sets itself; -H may not replace them. */
 const RESERVED_HEADERS = new Set(['authorization', 'host', 'content-length', 'transfer-encoding']);
+// Headers of the connection, which the HTTP client (undici) manages and refuses to be given.
+const CONNECTION_HEADERS = new Set(['expect', 'keep-alive', 'upgrade']);
 
 const METHOD = /^[A-Za-z]+$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -54,7 +56,13 @@ export const command = defineCommand({
       flags: '-X, --method <method>',
       description: 'the HTTP method (default: GET, or POST with fields or --input)',
       schema: z.optional(
-        z.string().check(z.regex(METHOD, '--method must be an HTTP method such as GET or PUT')),
+        z.string().check(
+          z.regex(METHOD, '--method must be an HTTP method such as GET or PUT'),
+          z.refine(
+            (method: string) => method.toUpperCase() !== 'CONNECT',
+            '--method CONNECT opens a tunnel through a proxy; it is not a request store can send',
+          ),
+        ),
       ),
       complete: words(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']),
     },
@@ -177,6 +185,11 @@ function parseHeader(text: string): [string, string] {
   }
   if (RESERVED_HEADERS.has(name.toLowerCase())) {
     throw new FlagError(`--header cannot set ${name}: store sets it itself`);
+  }
+  if (CONNECTION_HEADERS.has(name.toLowerCase())) {
+    throw new FlagError(
+      `--header cannot set ${name}: the connection's headers are the HTTP client's`,
+    );
   }
   return [name, text.slice(colon + 1).trim()];
 }

@@ -282,6 +282,20 @@ describe('store api', () => {
     [['-H', 'no colon'], `error: --header must be 'Name: value' (got "no colon")\n`],
     [['-f', 'novalue'], 'error: a field must be key=value (got "novalue")\n'],
     [['-X', 'GET POST'], 'error: --method must be an HTTP method such as GET or PUT\n'],
+    // These reached undici, which refused them: exit 6 (Expect) or a message blaming a
+    // character of the header.
+    [
+      ['-H', 'Expect: 100-continue'],
+      "error: --header cannot set Expect: the connection's headers are the HTTP client's\n",
+    ],
+    [
+      ['-H', 'upgrade: h2c'],
+      "error: --header cannot set upgrade: the connection's headers are the HTTP client's\n",
+    ],
+    [
+      ['-X', 'connect'],
+      'error: --method CONNECT opens a tunnel through a proxy; it is not a request store can send\n',
+    ],
     [['--input', '/nonexistent/file'], 'error: cannot read /nonexistent/file (ENOENT)\n'],
   ])('refuses %j with exit 2 and sends nothing', async (flags, stderr) => {
     const result = await run(['api', '/pets', ...flags], { env: env() });
