@@ -4,7 +4,8 @@
 import { quote } from '../config/quote.js';
 import { FlagError } from '../errors.js';
 
-const LOOPBACK_HOSTS = new Set(['localhost', '[::1]']);
+// `localhost.` is the same name, fully qualified (the URL parser keeps the dot).
+const LOOPBACK_HOSTS = new Set(['localhost', 'localhost.', '[::1]']);
 
 export function isLoopbackHost(hostname: string): boolean {
   return (

@@ -184,4 +184,22 @@ describe('HTTPS_PROXY, NO_PROXY and loopback', () => {
     expect(local.seen).toHaveLength(1);
     expect(tunnels).toEqual([]);
   });
+
+  it('never sends requests to localhost, fully qualified or not, through the proxy', async () => {
+    // `localhost.` went to the proxy (CONNECT localhost.:PORT), and the key with it.
+    const { tunnels, proxyUrl } = await apiBehindProxy();
+    const local = await faultServer((_req, res) => reply(res, 200, PETS));
+    const env = (url: string) =>
+      envWith({ HTTP_PROXY: proxyUrl, HTTPS_PROXY: proxyUrl, STORE_BASE_URL: url });
+    const plain = await store(['pets', 'list', '--json'], {
+      env: env(local.url.replace('127.0.0.1', 'localhost')),
+    });
+    expect(plain).toMatchObject({ code: 0, stdout: `${PETS}\n`, stderr: '' });
+    // https, which a proxy would tunnel: straight to the name instead, where this plain HTTP
+    // server fails the handshake (or a resolver does not know the name with its final dot).
+    const port = new URL(local.url).port;
+    const qualified = await store(['pets', 'list'], { env: env(`https://localhost.:${port}/v1`) });
+    expect(qualified.code).toBe(6);
+    expect(tunnels).toEqual([]);
+  });
 });
