@@ -151,7 +151,9 @@ export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
 /** The URL of `path`: below the base URL, or a full URL on one of the profile's origins
  * (the key is never sent to another host). */
 function targetUrl(api: ApiClient, path: string): URL {
-  if (!/^[a-z][a-z0-9+.-]*:/i.test(path)) {
+  // A full URL: `scheme://…`, or http(s): in any form the URL parser reads (`http:host`).
+  // Anything else is a path, a colon in it included (`pets:search`).
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(path) && !/^https?:/i.test(path)) {
     const url = api.url(path);
     // `..` (or %2e%2e) would climb out of the base path: relative means below it.
     const root = api.origins.base.pathname.replace(/\/+$/, '');

@@ -18,6 +18,14 @@ describe('store api', () => {
     expect(result).toEqual({ code: 0, stdout: `${BIG}\n`, stderr: '', prompts: [] });
   });
 
+  it('takes a path with a colon in it as a path, not as a URL of scheme "pets"', async () => {
+    // It said "refusing to send the API key to null", exit 2.
+    const scope = api().get('/v1/pets:search').query({ q: 'rex' }).reply(200, '[]', JSON_TYPE);
+    const result = await run(['api', 'pets:search?q=rex'], { env: env() });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({ code: 0, stdout: '[]\n', stderr: '', prompts: [] });
+  });
+
   it('rejects an empty --input file name with exit 2, nothing sent', async () => {
     const result = await run(['api', '/pets', '--input', ''], { env: env() });
     expect(result).toEqual({
