@@ -70,6 +70,7 @@ export function networkError(
   error: unknown,
   timeoutMs: number,
   started: boolean,
+  viaProxy = false,
 ): CliError {
   const code = errorCode(error);
   if (code && TIMEOUT_CODES.has(code)) return timeoutError(url, timeoutMs, error, started);
@@ -102,11 +103,26 @@ export function networkError(
   // EPROTO: a handshake with a server that does not speak TLS (plain HTTP on an https URL).
   if (!reason && code && /CERT|TLS|SSL|^EPROTO$/.test(code)) reason = `TLS error (${code})`;
   reason ??= code ?? message;
-  return new NetworkError(`cannot reach ${url.host}: ${reason}`, 'network_error', {
+  // A proxy that is down or unknown is named: "cannot reach api.example" sends one looking at
+  // the service.
+  const proxy = viaProxy ? otherPeer(url, error) : undefined;
+  const what = proxy ? `the proxy ${proxy} (for ${url.host})` : url.host;
+  return new NetworkError(`cannot reach ${what}: ${reason}`, 'network_error', {
     cause: error,
     unreachable: UNREACHABLE_CODES.has(code ?? ''),
     maybeDelivered: started && BROKEN_CODES.has(code ?? ''),
   });
+}
+
+/** The host (or address:port) a connection failure names when it is not the URL's own: with
+ * a proxy in the way, the proxy's. */
+function otherPeer(url: URL, error: unknown): string | undefined {
+  const { hostname, address, port } = (error ?? {}) as Record<string, unknown>;
+  if (typeof hostname === 'string') return hostname !== url.hostname ? hostname : undefined;
+  if (typeof address !== 'string' || typeof port !== 'number') return undefined;
+  const urlPort = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  if (port === urlPort) return undefined;
+  return address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`;
 }
 
 /** A server's text as one readable line: a 20 MB message is cut, saying how much was left. */

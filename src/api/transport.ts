@@ -148,7 +148,8 @@ export class Transport {
       }
       if (error instanceof ResponseError || error instanceof FlagError) throw error;
       if (timeout.signal.aborted) throw timeoutError(out.url, timeoutMs, error, progress.started);
-      throw networkError(out.url, error, timeoutMs, progress.started);
+      const viaProxy = dispatcher === this.proxied;
+      throw networkError(out.url, error, timeoutMs, progress.started, viaProxy);
     } finally {
       clearTimeout(timer);
       if (onAbort) signal.removeEventListener('abort', onAbort);

@@ -4,7 +4,7 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { baseEnv, run } from '../helpers/cli.js';
+import { baseEnv, closedPort, run } from '../helpers/cli.js';
 
 const KEY = 'connect-key-1234';
 const servers: Server[] = [];
@@ -135,6 +135,20 @@ describe('a request through a proxy', () => {
       'error: the proxy refused to connect to api.animal-store.example: HTTP 403 Forbidden\n',
     );
     expect(upper.connections).toHaveLength(1);
+  });
+
+  it('names a proxy that is down, not the API host behind it', async () => {
+    // It said "cannot reach api.animal-store.example: connection refused".
+    const port = await closedPort();
+    const result = await run(['pets', 'list'], {
+      env: baseEnv({ STORE_API_KEY: KEY, HTTPS_PROXY: `http://127.0.0.1:${port}` }),
+    });
+    expect(result).toEqual({
+      code: 6,
+      stdout: '',
+      stderr: `error: cannot reach the proxy 127.0.0.1:${port} (for api.animal-store.example): connection refused (after 3 attempts)\n`,
+      prompts: [],
+    });
   });
 
   it('does not repeat the password of a proxy setting that is not a URL', async () => {
