@@ -37,6 +37,11 @@ export interface RetryNotice {
   status?: number;
 }
 
+/** Keys shorter than this are not looked for in server text: they are words found in data
+ * (the sandbox's own key is `sandbox`: a pet named "sandbox bunny" became "**** bunny"), and
+ * no secret. */
+const MIN_KEY_SEARCHED = 8;
+
 export interface ApiClientOptions {
   baseUrl: string;
   messagesUrl: string;
@@ -208,9 +213,25 @@ export class ApiClient {
   }
 
   /** The text with every occurrence of the key masked. */
-  private redact(text: string): string {
+  redact(text: string): string {
     const key = this.options.apiKey;
+    if (key.length < MIN_KEY_SEARCHED) return text;
     return text.includes(key) ? text.split(key).join(maskKey(key)) : text;
+  }
+
+  /** The same for a body as bytes (`store api` prints bodies byte for byte). */
+  redactBytes(body: Buffer): Buffer {
+    const key = this.options.apiKey;
+    if (key.length < MIN_KEY_SEARCHED) return body;
+    const needle = Buffer.from(key);
+    const mask = Buffer.from(maskKey(key));
+    const parts: Buffer[] = [];
+    let from = 0;
+    for (let at = body.indexOf(needle); at !== -1; at = body.indexOf(needle, from)) {
+      parts.push(body.subarray(from, at), mask);
+      from = at + needle.length;
+    }
+    return from === 0 ? body : Buffer.concat([...parts, body.subarray(from)]);
   }
 
   private trace(line: string): void {

@@ -144,7 +144,7 @@ export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
   } catch (error) {
     throw noting(error);
   }
-  printResponse(response, opts.include, ctx);
+  printResponse(response, opts.include, api, ctx);
   if (response.status < 200 || response.status >= 300) throw noting(api.errorFor(response));
 }
 
@@ -257,11 +257,17 @@ async function readInput(file: string, ctx: Context): Promise<Buffer> {
 
 /** The answer on stdout: JSON as sent (indented on a terminal, int64 exact), anything else
  * as text; the status line and headers first with -i. */
-function printResponse(response: ApiResponse, include: boolean, ctx: Context): void {
+function printResponse(
+  response: ApiResponse,
+  include: boolean,
+  api: ApiClient,
+  ctx: Context,
+): void {
   const { io } = ctx;
-  // On a terminal, server text is shown as text; in a pipe it goes through untouched.
+  // On a terminal, server text is shown as text; in a pipe it goes through untouched, but for
+  // the key, which a server may echo (a 401's message): masked, as everywhere but auth token.
   const shown = (text: string) =>
-    io.stdoutIsTTY ? text.split('\n').map(sanitize).join('\n') : text;
+    io.stdoutIsTTY ? api.redact(text).split('\n').map(sanitize).join('\n') : api.redact(text);
   if (include) {
     const lines = [`HTTP/1.1 ${response.status} ${statusText(response.status) ?? ''}`.trimEnd()];
     for (const [name, value] of Object.entries(response.headers)) {
@@ -269,7 +275,7 @@ function printResponse(response: ApiResponse, include: boolean, ctx: Context): v
     }
     io.out(`${shown(lines.join('\n'))}\n\n`);
   }
-  const { body } = response;
+  const body = api.redactBytes(response.body);
   if (body.length === 0) return;
   const text = body.toString('utf8');
   let json: { data: unknown } | undefined;
@@ -279,7 +285,8 @@ function printResponse(response: ApiResponse, include: boolean, ctx: Context): v
     // Not JSON: text on a terminal, bytes in a pipe.
   }
   if (!io.stdoutIsTTY) {
-    // As sent, byte for byte: a body need not be UTF-8 (decoding would turn bytes into U+FFFD).
+    // As sent, byte for byte (the key masked): a body need not be UTF-8 (decoding would turn
+    // bytes into U+FFFD).
     io.out(body);
     if (json && body[body.length - 1] !== NEWLINE) io.out('\n');
     return;

@@ -56,4 +56,47 @@ describe('every command that calls the API', () => {
       prompts: [],
     });
   });
+
+  it('store api masks the key in the body it prints too, piped and on a terminal, and in -i headers', async () => {
+    // The body went to stdout with the key in full; only the error line was masked.
+    const body = `{"code":"unauthorized","message":"key ${KEY} revoked","status":401}`;
+    const scope = api()
+      .get('/v1/pets')
+      .times(2)
+      .reply(401, body, { 'content-type': 'application/json', 'x-seen-key': KEY });
+    const error =
+      'error: key ****wxyz revoked; the key came from STORE_API_KEY (unauthorized, HTTP 401)\n';
+    expect(await run(['api', '/pets', '-i'], { env: env() })).toEqual({
+      code: 4,
+      stdout:
+        'HTTP/1.1 401 Unauthorized\ncontent-type: application/json\nx-seen-key: ****wxyz\n\n' +
+        '{"code":"unauthorized","message":"key ****wxyz revoked","status":401}\n',
+      stderr: error,
+      prompts: [],
+    });
+    expect(await run(['api', '/pets'], { env: env(), tty: true })).toEqual({
+      code: 4,
+      stdout:
+        '{\n  "code": "unauthorized",\n  "message": "key ****wxyz revoked",\n  "status": 401\n}\n',
+      stderr: error,
+      prompts: [],
+    });
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('a key shorter than 8 characters is not looked for in server text: it is a word of data', async () => {
+    // The sandbox's own key is `sandbox`: "sandbox bunny" became "**** bunny".
+    const scope = api('https://api.animal-store.example', 'sandbox')
+      .get('/v1/pets/sandbox')
+      .reply(400, { code: 'invalid_id', message: 'petId: got "sandbox"', status: 400 });
+    expect(
+      await run(['api', '/pets/sandbox'], { env: baseEnv({ STORE_API_KEY: 'sandbox' }) }),
+    ).toEqual({
+      code: 3,
+      stdout: '{"code":"invalid_id","message":"petId: got \\"sandbox\\"","status":400}\n',
+      stderr: 'error: petId: got "sandbox" (invalid_id, HTTP 400)\n',
+      prompts: [],
+    });
+    expect(scope.isDone()).toBe(true);
+  });
 });
