@@ -256,16 +256,26 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
   it('cuts the number of requests in flight while 429s keep coming, then raises it again', async () => {
     let inFlight = 0;
     const arrivals: number[] = [];
+    const held: (() => void)[] = [];
     const server = await faultServer((_req, res, n) => {
       inFlight += 1;
       arrivals.push(inFlight);
-      // The first 8 requests are refused, the first at once, the other 7 held a while.
-      const delay = n === 1 ? 5 : n <= 8 ? 200 : 20;
-      setTimeout(() => {
+      const answer = () => {
         inFlight -= 1;
         if (n <= 8) reply(res, 429, '');
         else reply(res, 201, createdOf(server.seen[n - 1]?.body ?? '{}', n));
-      }, delay);
+      };
+      if (n > 8) return void setTimeout(answer, 20);
+      // The first 8 requests are refused: once all 8 are in flight, the first at once, the
+      // other 7 a while later (a timer for the first failed on a busy machine: the 8th had
+      // not arrived yet).
+      held.push(answer);
+      if (n === 8) {
+        held[0]?.();
+        setTimeout(() => {
+          for (const later of held.slice(1)) later();
+        }, 200);
+      }
     });
     const result = await run(['pets', 'add', '--file', '-', '--json', '--concurrency', '8'], {
       env: envFor(server.url),
