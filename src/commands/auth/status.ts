@@ -18,12 +18,14 @@ export interface AuthStatus {
   valid: boolean | null;
 }
 
+// What the command is for is never cut: the profile, its URL and the key (production's URL
+// alone needs 84 columns for the whole row); where they come from is cut first.
 const COLUMNS: Column<AuthStatus>[] = [
-  { header: 'PROFILE', value: (s) => s.profile },
-  { header: 'BASE URL', value: (s) => s.baseUrl },
+  { header: 'PROFILE', value: (s) => s.profile, fixed: true },
+  { header: 'BASE URL', value: (s) => s.baseUrl, fixed: true },
   { header: 'URL FROM', value: (s) => s.baseUrlSource },
   { header: 'KEY FROM', value: (s) => s.keySource },
-  { header: 'KEY', value: (s) => s.key },
+  { header: 'KEY', value: (s) => s.key, fixed: true },
   // The verdict, last (shown only when the key was accepted: a failure is the error line).
   { header: 'VALID', value: (s) => (s.valid ? 'yes' : 'no') },
 ];
