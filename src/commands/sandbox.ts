@@ -93,14 +93,14 @@ export async function run(opts: SandboxCommandOptions, ctx: Context): Promise<vo
   }
   io.out(`${sandbox.url}\n`);
   // Recorded in the config folder, so that `store -p sandbox` finds it on any port.
-  const announcement = announceSandbox(ctx.env, sandbox.url, opts.apiKey, ctx.warn);
+  const announcement = await announceSandbox(ctx.env, sandbox.url, opts.apiKey, ctx.warn);
   io.err(`Sandbox listening at ${sandbox.url} with API key "${opts.apiKey}"; Ctrl-C stops it\n`);
   io.err(`${announcement.readyLine}\n`);
   await new Promise<void>((resolve) => {
     if (signal.aborted) resolve();
     else signal.addEventListener('abort', () => resolve(), { once: true });
   });
-  announcement.withdraw();
+  await announcement.withdraw();
   await sandbox.close();
   io.err('Sandbox stopped\n');
 }

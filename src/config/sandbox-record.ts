@@ -116,21 +116,23 @@ function writeEntries(dir: string, entries: SandboxEntry[]): void {
 
 export interface Published {
   /** Takes this process's entry out (another sandbox's stays). */
-  remove(): void;
+  remove(): Promise<void>;
 }
 
-/** Records this process as a running sandbox at `url` (newest last). Throws when the config
+/** Records this process as a running sandbox at `url` (newest last). Rejects when the config
  * folder cannot be written; the sandbox runs on without a record then. */
-export function publishSandbox(dir: string, url: string): Published {
+export async function publishSandbox(dir: string, url: string): Promise<Published> {
   const self: SandboxEntry = { url, pid: process.pid, started: startTime('self') };
   const others = () =>
     readEntries(dir).filter((entry) => entry.pid !== self.pid && isRunning(entry));
-  // Two sandboxes starting at once could each write over the other's entry: check and retry.
-  for (let attempt = 0; attempt < 3; attempt++) {
-    writeEntries(dir, [...others(), self]);
-    if (readEntries(dir).some((entry) => entry.pid === self.pid)) break;
-  }
+  // Each change reads the record and writes it back under the config folder's lock for it: a
+  // sandbox stopping while another starts wrote the record as it had read it, without the
+  // newcomer. Loaded here: reading the record (every `-p sandbox` command) needs no lock.
+  const { withLock } = await import('./lock.js');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = join(dir, RECORD_FILE);
+  await withLock(file, () => writeEntries(dir, [...others(), self]));
   return {
-    remove: () => writeEntries(dir, others()),
+    remove: () => withLock(file, () => writeEntries(dir, others())),
   };
 }

@@ -11,30 +11,30 @@ export interface Announcement {
   /** E.g. `Sandbox ready: store -p sandbox pets list`. */
   readyLine: string;
   /** Takes the record out; another sandbox's stays. */
-  withdraw(): void;
+  withdraw(): Promise<void>;
 }
 
 const shellQuote = (text: string) =>
   /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
 
-export function announceSandbox(
+export async function announceSandbox(
   env: Env,
   url: string,
   apiKey: string,
   warn: (line: string) => void,
-): Announcement {
+): Promise<Announcement> {
   const builtin = BUILTIN_PROFILES.sandbox;
-  let withdraw = () => {};
+  let withdraw = async () => {};
   let recorded = false;
   // The record is only ever read for a loopback URL: the key must not go elsewhere.
   if (isLoopbackHost(new URL(url).hostname)) {
     const dir = configDir(env);
     try {
-      const published = publishSandbox(dir, url);
+      const published = await publishSandbox(dir, url);
       recorded = true;
-      withdraw = () => {
+      withdraw = async () => {
         try {
-          published.remove();
+          await published.remove();
         } catch (error) {
           warn(`warning: could not remove the sandbox record in ${dir}: ${reason(error)}`);
         }

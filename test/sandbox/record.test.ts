@@ -1,6 +1,16 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, lstatSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveProfile } from '../../src/config/profiles.js';
@@ -31,9 +41,9 @@ async function deadPid(): Promise<number> {
 }
 
 describe('the sandbox record', () => {
-  it('is written atomically with mode 0600, read back, and removed', () => {
+  it('is written atomically with mode 0600, read back, and removed', async () => {
     const dir = path.join(tempDir(), 'config');
-    const published = publishSandbox(dir, URL_A);
+    const published = await publishSandbox(dir, URL_A);
     const file = path.join(dir, RECORD_FILE);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
@@ -41,7 +51,7 @@ describe('the sandbox record', () => {
       sandboxes: [{ url: URL_A, pid: process.pid, started: ownStart() }],
     });
     expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir })).toBe(URL_A);
-    published.remove();
+    await published.remove();
     expect(existsSync(file)).toBe(false);
     expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir })).toBeUndefined();
   });
@@ -101,7 +111,7 @@ describe('the sandbox record', () => {
     }
   });
 
-  it('never follows a symlink: not when reading, and writing replaces the link itself', () => {
+  it('never follows a symlink: not when reading, and writing replaces the link itself', async () => {
     const dir = tempDir();
     const elsewhere = path.join(tempDir(), 'elsewhere.json');
     writeFileSync(
@@ -112,10 +122,41 @@ describe('the sandbox record', () => {
     symlinkSync(elsewhere, record);
     expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir })).toBeUndefined();
     const before = readFileSync(elsewhere, 'utf8');
-    publishSandbox(dir, URL_B);
+    await publishSandbox(dir, URL_B);
     expect(lstatSync(record).isSymbolicLink()).toBe(false);
     expect(readFileSync(elsewhere, 'utf8')).toBe(before);
     expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir })).toBe(URL_B);
+  });
+
+  it('is changed only under its lock: a sandbox stopping waits while another writes it', async () => {
+    // Without the lock, a sandbox stopping while another started wrote the record as it had
+    // read it, and the newcomer's entry was lost (1 in 60–100 overlaps).
+    const dir = tempDir();
+    const published = await publishSandbox(dir, URL_A);
+    const file = path.join(dir, RECORD_FILE);
+    // A live holder (this process stands for it), as a sandbox starting would be.
+    const holder = {
+      pid: process.pid,
+      host: hostname(),
+      time: Date.now(),
+      token: 'feedfacecafebeef',
+    };
+    writeFileSync(`${file}.lock`, JSON.stringify(holder));
+    let removed = false;
+    const removing = published.remove().then(() => {
+      removed = true;
+    });
+    // Its draft beside the lock shows it is waiting (or it is done: it did not wait).
+    const draft = () =>
+      readdirSync(dir).some((name) => name.startsWith(`${RECORD_FILE}.lock.new-`));
+    while (!removed && !draft()) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(removed).toBe(false);
+    expect(readEntries(dir)).toEqual([{ url: URL_A, pid: process.pid, started: ownStart() }]);
+    rmSync(`${file}.lock`);
+    await removing;
+    expect(existsSync(file)).toBe(false);
   });
 
   it('keeps the other sandboxes’ entries when one is added or removed, and drops dead ones', async () => {
@@ -128,13 +169,13 @@ describe('the sandbox record', () => {
         started: startTime(other.pid as number),
       };
       writeRecord(dir, [{ url: URL_B, pid: await deadPid(), started: null }, otherEntry]);
-      const published = publishSandbox(dir, URL_B);
+      const published = await publishSandbox(dir, URL_B);
       expect(readEntries(dir)).toEqual([
         otherEntry,
         { url: URL_B, pid: process.pid, started: ownStart() },
       ]);
       expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir })).toBe(URL_B);
-      published.remove();
+      await published.remove();
       expect(readEntries(dir)).toEqual([otherEntry]);
       expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir })).toBe(URL_A);
     } finally {
@@ -144,10 +185,10 @@ describe('the sandbox record', () => {
 });
 
 describe('the sandbox profile', () => {
-  it('goes to the running sandbox unless its base URL is set by the user or STORE_BASE_URL', () => {
+  it('goes to the running sandbox unless its base URL is set by the user or STORE_BASE_URL', async () => {
     const dir = tempDir();
     const env = { STORE_CONFIG_DIR: dir };
-    publishSandbox(dir, URL_A);
+    await publishSandbox(dir, URL_A);
     expect(resolveProfile({}, env, 'sandbox')).toMatchObject({
       baseUrl: URL_A,
       messagesUrl: URL_A,
@@ -184,32 +225,37 @@ describe('the sandbox profile', () => {
 });
 
 describe('announceSandbox', () => {
-  it('records the sandbox and names the command to use', () => {
+  it('records the sandbox and names the command to use', async () => {
     const dir = tempDir();
     const warnings: string[] = [];
-    const announced = announceSandbox({ STORE_CONFIG_DIR: dir }, URL_A, 'sandbox', (line) =>
+    const announced = await announceSandbox({ STORE_CONFIG_DIR: dir }, URL_A, 'sandbox', (line) =>
       warnings.push(line),
     );
     expect(announced.readyLine).toBe('Sandbox ready: store -p sandbox pets list');
     expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir })).toBe(URL_A);
-    announced.withdraw();
+    await announced.withdraw();
     expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir })).toBeUndefined();
     expect(warnings).toEqual([]);
   });
 
-  it('names the key when it is not the profile’s, quoted for the shell', () => {
-    const announced = announceSandbox({ STORE_CONFIG_DIR: tempDir() }, URL_A, "it's", () => {});
+  it('names the key when it is not the profile’s, quoted for the shell', async () => {
+    const announced = await announceSandbox(
+      { STORE_CONFIG_DIR: tempDir() },
+      URL_A,
+      "it's",
+      () => {},
+    );
     expect(announced.readyLine).toBe(
       "Sandbox ready: STORE_API_KEY='it'\\''s' store -p sandbox pets list",
     );
   });
 
-  it('says so, and names the URL, when the record cannot be written', () => {
+  it('says so, and names the URL, when the record cannot be written', async () => {
     const blocker = path.join(tempDir(), 'file');
     writeFileSync(blocker, '');
     const warnings: string[] = [];
     const env = { STORE_CONFIG_DIR: path.join(blocker, 'config') };
-    const announced = announceSandbox(env, URL_A, 'sandbox', (line) => warnings.push(line));
+    const announced = await announceSandbox(env, URL_A, 'sandbox', (line) => warnings.push(line));
     expect(announced.readyLine).toBe(
       `Sandbox ready: STORE_BASE_URL=${URL_A} store -p sandbox pets list`,
     );
@@ -220,12 +266,12 @@ describe('announceSandbox', () => {
         ),
       ),
     ]);
-    expect(() => announced.withdraw()).not.toThrow();
+    await expect(announced.withdraw()).resolves.toBeUndefined();
   });
 
-  it('writes no record for a URL that is not loopback', () => {
+  it('writes no record for a URL that is not loopback', async () => {
     const dir = tempDir();
-    const announced = announceSandbox(
+    const announced = await announceSandbox(
       { STORE_CONFIG_DIR: dir },
       'http://192.0.2.1:4010/v1',
       'sandbox',

@@ -42,7 +42,7 @@ describe('store profile list', () => {
   it('shows the running sandbox’s URL for the sandbox profile, as -p sandbox reaches it', async () => {
     const { env, dir } = setup({ STORE_BASE_URL: 'https://elsewhere.example/v1' });
     const running = 'http://127.0.0.1:40123/v1';
-    const published = publishSandbox(dir, running);
+    const published = await publishSandbox(dir, running);
     try {
       const result = await run(['profile', 'list'], { env });
       expect(result.code).toBe(0);
@@ -57,7 +57,7 @@ describe('store profile list', () => {
         hasKey: false,
       });
     } finally {
-      published.remove();
+      await published.remove();
     }
     const after = await run(['profile', 'list', '--json'], { env });
     expect(JSON.parse(after.stdout)[2].baseUrl).toBe(SANDBOX_URL);
