@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import {
   existsSync,
   lstatSync,
@@ -14,6 +16,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { StorageError, Store } from '../../src/sandbox/store.js';
+import { afterThisTest } from '../helpers/cleanup.js';
 import { call, cleanup, errorBody, KEY, start, tempDir } from './helpers.js';
 
 afterEach(cleanup);
@@ -116,6 +119,30 @@ describe('data file', () => {
       new StorageError('the sandbox is stopping'),
     );
     expect(query(file, 'SELECT name FROM pets')).toEqual([{ name: 'Tom' }]);
+  });
+
+  it('waits for another process that holds the database, instead of failing the request', async () => {
+    // Without SQLite's busy timeout, a second sandbox (or the sqlite3 shell) writing the same
+    // file made requests fail: 500 "database is locked".
+    const file = dataFile();
+    const sandbox = await start({ dataFile: file });
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const db = new (require('node:sqlite').DatabaseSync)(${JSON.stringify(file)});
+         db.exec('BEGIN IMMEDIATE'); process.stdout.write('locked\\n');
+         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400);
+         db.exec('COMMIT'); db.close();`,
+      ],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    afterThisTest(() => holder.kill('SIGKILL'));
+    await once(holder.stdout, 'data');
+    const res = await createPet(sandbox, 'Patient');
+    expect(res.status).toBe(201);
+    expect(res.json).toEqual({ id: 1, name: 'Patient', categoryId: 1 });
+    await once(holder, 'close');
   });
 
   it('is seeded only while it has no pets', async () => {
