@@ -264,12 +264,27 @@ async function readBody<T extends z.ZodMiniType>(
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
-    const fields = parsed.error.issues.map(
-      (issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'body'}: ${issue.message}`,
-    );
+    const fields = parsed.error.issues.map((issue) => {
+      const where = issue.path.length > 0 ? issue.path.join('.') : 'body';
+      // A field left out is said so: "categoryId: must be an integer…" read as a wrong value.
+      const missing = issue.path.length > 0 && valueAt(json, issue.path) === undefined;
+      return `${where}: ${missing ? 'is required' : issue.message}`;
+    });
     throw new HttpError(400, 'invalid_body', fields.join('; '));
   }
   return parsed.data;
+}
+
+/** The value at a path of parsed JSON (own properties only: `__proto__` is data). */
+function valueAt(json: unknown, path: readonly PropertyKey[]): unknown {
+  let value = json;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) {
+      return undefined;
+    }
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
 }
 
 /** Reads the body, refusing (without buffering) more than MAX_BODY_BYTES. */
