@@ -5,7 +5,7 @@ import { constants } from 'node:fs';
 import { access, lstat, open, readFile, readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseJson } from '../json.js';
-import { Message, Pet } from '../schemas.js';
+import { Message, Pet, PetStatus } from '../schemas.js';
 import * as z from '../zod.js';
 
 /** The data file cannot be used; it is left untouched. */
@@ -17,8 +17,11 @@ export class DataFileError extends Error {
 // JSON object would otherwise pass as an empty one, and be replaced by a database). Orders are
 // not validated: the spec defines no shape for them.
 const DATA_KEYS = ['pets', 'messages', 'orders'];
+// A pet's status is one the service knows (earlier versions took no other): one it does not
+// would be served, and could never be listed by --status.
+const StoredPet = z.extend(Pet, { status: z.optional(PetStatus) });
 const JsonDataFile = z.strictObject({
-  pets: z._default(z.array(Pet), []),
+  pets: z._default(z.array(StoredPet), []),
   messages: z._default(z.array(Message), []),
   orders: z._default(z.array(z.unknown()), []),
 });

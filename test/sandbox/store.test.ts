@@ -317,6 +317,11 @@ describe('a data file that cannot be used', () => {
     ],
     ['an empty object', '{}', '(a JSON object without pets, messages or orders)'],
     [
+      'a pet of a status the service does not know',
+      '{"pets":[{"id":1,"name":"A","categoryId":1,"status":"adopted"}]}',
+      '(at pets.0.status: Invalid option: expected one of "available"|"pending"|"sold")',
+    ],
+    [
       'a data file with a key of its own',
       '{"pets":[],"profiles":{}}',
       '(at top level: Unrecognized key: "profiles")',
