@@ -436,7 +436,9 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
-    const target = req.url ?? '/';
+    // The absolute form (`GET http://host/v1/pets`), which RFC 9112 says a server must accept:
+    // its path is the request's.
+    const target = (req.url ?? '/').replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
     const queryStart = target.indexOf('?');
     const pathname = queryStart < 0 ? target : target.slice(0, queryStart);
     // The query is left out of the log: it is the one part of a request a caller might put a

@@ -792,6 +792,13 @@ describe('routing', () => {
     ).toMatch(
       /^HTTP\/1\.1 431 Request Header Fields Too Large\r\n[\s\S]*\r\n\r\n\{"code":"headers_too_large","message":"the request headers are larger than 16384 bytes","status":431\}$/,
     );
+    // The absolute form of a request target is the same request (RFC 9112, 3.2.2).
+    expect(
+      await rawRequest(
+        sandbox.port,
+        `GET http://sandbox.example/v1/store/orders HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\n\r\n`,
+      ),
+    ).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n\[\{"id":1,[\s\S]*\]$/);
     // Node would answer these two itself, with an empty body.
     expect(
       await rawRequest(sandbox.port, `GET /v1/pets HTTP/1.1\r\nAuthorization: ${AUTH}\r\n\r\n`),
