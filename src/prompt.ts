@@ -109,7 +109,12 @@ export function promptLine(
       stderr.write('\n');
       finish(new CancelledError());
     });
-    rl.on('close', () => finish(new CancelledError()));
+    // Ctrl-D at an empty line (the end of input): the question's line is ended, as for Ctrl-C,
+    // so that the shell's prompt does not start after it.
+    rl.on('close', () => {
+      if (!done) stderr.write('\n');
+      finish(new CancelledError());
+    });
     signal?.addEventListener('abort', onAbort, { once: true });
     rl.question(question, (answer) => finish(null, answer));
   });

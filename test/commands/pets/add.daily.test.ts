@@ -173,9 +173,18 @@ describe('promptLine (the terminal prompt behind io.prompt)', () => {
     const answer = promptLine(stdin, stderr, 'Name: ');
     for (const text of typed) stdin.write(text);
     if (end) stdin.end();
+    // What was shown, once the writes made meanwhile have arrived (a stream's data comes on
+    // a later tick).
+    const settled = () => new Promise((resolve) => setImmediate(resolve));
     return answer.then(
-      (value) => ({ value, shown }),
-      (error: Error) => ({ error: error.constructor.name, shown }),
+      async (value) => {
+        await settled();
+        return { value, shown };
+      },
+      async (error: Error) => {
+        await settled();
+        return { error: error.constructor.name, shown };
+      },
     );
   };
 
@@ -186,8 +195,14 @@ describe('promptLine (the terminal prompt behind io.prompt)', () => {
     expect(shown).toContain('Rex');
   });
 
-  it('is cancelled by Ctrl-C and by the end of input', async () => {
-    expect(await ask(['Re\u0003'])).toMatchObject({ error: 'CancelledError' });
-    expect(await ask([], true)).toMatchObject({ error: 'CancelledError' });
+  it('is cancelled by Ctrl-C and by the end of input (Ctrl-D), its line ended either way', async () => {
+    const cut = await ask(['Re\u0003']);
+    expect(cut).toMatchObject({ error: 'CancelledError' });
+    expect(cut.shown.endsWith('\n')).toBe(true);
+    // Ctrl-D left the shell's prompt on the question's line (readline draws it with cursor
+    // moves on a terminal).
+    const ended = await ask([], true);
+    expect(ended).toMatchObject({ error: 'CancelledError' });
+    expect(ended.shown).toMatch(/Name: (\u001b\[\d+G)?\n$/);
   });
 });
