@@ -18,7 +18,7 @@
 // change that could still be refused.
 import { randomBytes } from 'node:crypto';
 import { constants, statSync } from 'node:fs';
-import { copyFile, open, rename, rm } from 'node:fs/promises';
+import { copyFile, open, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { parseJson, stringifyJson } from '../json.js';
@@ -430,6 +430,7 @@ async function importJson(
   log?: (line: string) => void,
 ): Promise<void> {
   const folder = path.dirname(real);
+  await removeAbandonedImports(folder, path.basename(real));
   const temp = path.join(
     folder,
     `.${path.basename(real)}.${process.pid}.${randomBytes(6).toString('hex')}.importing`,
@@ -468,6 +469,27 @@ async function importJson(
     throw new DataFileError(`data file ${file} could not be imported: ${reason(error)}`, {
       cause: error,
     });
+  }
+}
+
+/** The temporary databases (and journals) of imports of `base` cut short (kill -9) by
+ * processes that no longer run: hidden files of the size of the data, never removed else. */
+async function removeAbandonedImports(folder: string, base: string): Promise<void> {
+  const names = await readdir(folder).catch(() => [] as string[]);
+  for (const name of names) {
+    const found = /^\.(.+)\.(\d+)\.[0-9a-f]{12}\.importing(?:-journal)?$/.exec(name);
+    if (found?.[1] !== base || isRunning(Number(found[2]))) continue;
+    await rm(path.join(folder, name), { force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -258,6 +258,27 @@ describe('a JSON data file of earlier versions', () => {
     ).toEqual(['data.json', 'data.json-shm', 'data.json.json-imported']);
   });
 
+  it('removes what imports cut short by a process now gone left behind, not a running one’s', async () => {
+    // kill -9 during an import left .FILE.<pid>.<hex>.importing (as large as the data) for good.
+    const dir = tempDir();
+    const file = path.join(dir, 'data.json');
+    writeFileSync(file, BIG);
+    const gone = spawn(process.execPath, ['-e', '0']);
+    await once(gone, 'close');
+    const abandoned = [
+      `.data.json.${gone.pid}.0123456789ab.importing`,
+      `.data.json.${gone.pid}.0123456789ab.importing-journal`,
+    ];
+    const running = `.data.json.${process.pid}.ba9876543210.importing`;
+    const other = `.other.json.${gone.pid}.0123456789ab.importing`;
+    for (const name of [...abandoned, running, other]) writeFileSync(path.join(dir, name), 'x');
+    await start({ dataFile: file });
+    const left = readdirSync(dir).filter(
+      (name) => name.endsWith('.importing') || name.endsWith('-journal'),
+    );
+    expect(left.sort()).toEqual([other, running].sort());
+  });
+
   it('never overwrites an earlier copy', async () => {
     const file = path.join(tempDir(), 'data.json');
     writeFileSync(`${file}.json-imported`, 'older');
