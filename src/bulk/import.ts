@@ -304,7 +304,7 @@ export async function importPets(
   if (failed && !(everySent && failed.code === 'EPIPE')) {
     // What was created is said on stderr, since stdout failed; main() reports the write error.
     const rest = everySent ? ' once every input had been sent' : `, ${notSent}`;
-    io.err(`${report.summary()}; output failed${rest}\n`);
+    report.stopLine('output_failed', `${report.summary()}; output failed${rest}`);
     throw new SilentExit(ExitCode.failure);
   }
   await report.finish();

@@ -131,7 +131,15 @@ export class BulkReport {
     // under --json (the NDJSON lines say it all).
     if (this.io.stderrIsTTY || (!this.options.json && (anyFailed || extra))) {
       this.io.err(`${this.summary()}${extra ? `; ${extra}` : ''}\n`);
-    } else if (extra) this.io.err(`${extra}\n`);
+    } else if (extra) this.stopLine('interrupted', extra);
+  }
+
+  /** Why the import stopped short (a Ctrl-C, a failed stdout), where the summary is not
+   * written: a JSON error line under --json, as every stderr line is there. */
+  stopLine(code: string, message: string): void {
+    if (this.options.json && !this.io.stderrIsTTY) {
+      this.io.err(`${stringifyJson({ error: { code, message, status: null } })}\n`);
+    } else this.io.err(`${message}\n`);
   }
 
   /** On a terminal with the time taken; in a log without it, so that it reads the same. */

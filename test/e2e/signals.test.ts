@@ -73,7 +73,8 @@ describe('Ctrl-C', () => {
       code: null,
       signal: 'SIGINT',
       stdout: `${CREATED}\n`,
-      stderr: 'interrupted: inputs after 1 were not sent; resume with --skip 1\n',
+      stderr:
+        '{"error":{"code":"interrupted","message":"interrupted: inputs after 1 were not sent; resume with --skip 1","status":null}}\n',
     });
   });
 
@@ -105,7 +106,8 @@ describe('Ctrl-C', () => {
       code: null,
       signal: 'SIGINT',
       stdout: `${CREATED}\n`,
-      stderr: 'interrupted: inputs after 1 were not sent; resume with --skip 1\n',
+      stderr:
+        '{"error":{"code":"interrupted","message":"interrupted: inputs after 1 were not sent; resume with --skip 1","status":null}}\n',
     });
   });
 

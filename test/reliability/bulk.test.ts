@@ -134,7 +134,8 @@ describe('pets add --file in bulk', () => {
       stdout: `${[1, 2, 3, 4].map((i) => `{"id":${i},"name":"p${i}","categoryId":1}`).join('\n')}\n`,
       stderr:
         'waiting for 4 requests in flight (Ctrl-C again to quit at once)\n' +
-        'interrupted: inputs after 4 were not sent; resume with --skip 4\n',
+        // Under --json, the line that stops the import is a JSON error line, as every error.
+        `${JSON.stringify({ error: { code: 'interrupted', message: 'interrupted: inputs after 4 were not sent; resume with --skip 4', status: null } })}\n`,
       prompts: [],
     });
   });
@@ -499,7 +500,7 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
         signal: null,
         stdout: '',
         stderr:
-          `${sent} created; output failed, inputs after ${sent} were not sent; resume with --skip ${sent}\n` +
+          `${JSON.stringify({ error: { code: 'output_failed', message: `${sent} created; output failed, inputs after ${sent} were not sent; resume with --skip ${sent}`, status: null } })}\n` +
           '{"error":{"code":"output_failed","message":"cannot write output: no space left on device (ENOSPC)","status":null}}\n',
       });
     },
@@ -519,7 +520,7 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
         signal: null,
         stdout: '',
         stderr:
-          '3 created; output failed once every input had been sent\n' +
+          '{"error":{"code":"output_failed","message":"3 created; output failed once every input had been sent","status":null}}\n' +
           '{"error":{"code":"output_failed","message":"cannot write output: no space left on device (ENOSPC)","status":null}}\n',
       });
       expect(server.seen).toHaveLength(3);
@@ -580,24 +581,35 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     },
   );
 
-  it('after a stop (401) and a Ctrl-C, the --skip offered resumes at the first input not sent', async () => {
-    const controller = new AbortController();
-    const server = await faultServer((_req, res, n) => {
-      if (n === 1) return reply(res, 401, '{"code":"unauthorized","message":"no","status":401}');
-      setTimeout(() => controller.abort(), 50);
-      setTimeout(() => reply(res, 201, createdOf(server.seen[n - 1]?.body ?? '{}', n)), 300);
-    });
-    const result = await run(['pets', 'add', '--file', '-', '--json', '--concurrency', '2'], {
-      env: envFor(server.url),
-      stdin: stdinOf(4),
-      signal: controller.signal,
-    });
-    expect(server.seen.map((r) => r.body)).toEqual([PET_LINE(1), PET_LINE(2)]);
-    expect(result.code).toBe(130);
-    expect(result.stderr.split('\n').at(-2)).toBe(
-      'interrupted: inputs after 2 were not sent; resume with --skip 2',
-    );
-  });
+  it.each([
+    [
+      ['--json'],
+      '{"error":{"code":"interrupted","message":"interrupted: inputs after 2 were not sent; resume with --skip 2","status":null}}',
+    ],
+    // In a pipe without --json: the summary, which says it too.
+    [
+      [],
+      '1 created, 1 failed (input 1), 2 not sent (inputs 3-4); interrupted: inputs after 2 were not sent; resume with --skip 2',
+    ],
+  ])(
+    'after a stop (401) and a Ctrl-C, the --skip offered resumes at the first input not sent (%j)',
+    async (flags, last) => {
+      const controller = new AbortController();
+      const server = await faultServer((_req, res, n) => {
+        if (n === 1) return reply(res, 401, '{"code":"unauthorized","message":"no","status":401}');
+        setTimeout(() => controller.abort(), 50);
+        setTimeout(() => reply(res, 201, createdOf(server.seen[n - 1]?.body ?? '{}', n)), 300);
+      });
+      const result = await run(['pets', 'add', '--file', '-', ...flags, '--concurrency', '2'], {
+        env: envFor(server.url),
+        stdin: stdinOf(4),
+        signal: controller.signal,
+      });
+      expect(server.seen.map((r) => r.body)).toEqual([PET_LINE(1), PET_LINE(2)]);
+      expect(result.code).toBe(130);
+      expect(result.stderr.split('\n').at(-2)).toBe(last);
+    },
+  );
 
   it('--skip past the last input names how many there are', async () => {
     const result = await run(['pets', 'add', '--file', '-', '--skip', '3'], {
@@ -631,7 +643,7 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
       // What it waits for is said then too (it was said only while the input was being read).
       stderr:
         'waiting for 2 requests in flight (Ctrl-C again to quit at once)\n' +
-        'interrupted once every input had been sent\n',
+        '{"error":{"code":"interrupted","message":"interrupted once every input had been sent","status":null}}\n',
       prompts: [],
     });
   });
