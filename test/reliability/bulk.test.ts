@@ -589,7 +589,7 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     // In a pipe without --json: the summary, which says it too.
     [
       [],
-      '1 created, 1 failed (input 1), 2 not sent (inputs 3-4); interrupted: inputs after 2 were not sent; resume with --skip 2',
+      '1 created, 1 failed (input 1), 1 not sent (input 3); interrupted: inputs after 2 were not sent; resume with --skip 2',
     ],
   ])(
     'after a stop (401) and a Ctrl-C, the --skip offered resumes at the first input not sent (%j)',
