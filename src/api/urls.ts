@@ -40,10 +40,10 @@ export function checkKeyTarget(url: URL): void {
 }
 
 /** A URL's text with its user and password (`user:pass@`) replaced by `****@`: the text may
- * not parse as a URL, so it is found as what comes between `//` and the last `@` before the
- * path. */
+ * not parse as a URL (a password with a `/`, `?` or `#` in it is the usual reason), so it is
+ * what comes between `//` and the last `@`. */
 export function withoutUserinfo(text: string): string {
-  return text.replace(/^([^:/?#]*:\/\/)[^/?#]*@/, '$1****@');
+  return text.replace(/^([^:/?#]*:\/\/).*@/s, '$1****@');
 }
 
 // Control characters (escape sequences among them), invisible format characters (bidi

@@ -151,17 +151,25 @@ describe('a request through a proxy', () => {
     });
   });
 
-  it('does not repeat the password of a proxy setting that is not a URL', async () => {
-    const result = await run(['pets', 'list'], {
-      env: baseEnv({ STORE_API_KEY: KEY, HTTPS_PROXY: 'http://bob:hunter2@proxy.corp:99999' }),
-    });
-    expect(result).toEqual({
-      code: 2,
-      stdout: '',
-      stderr: 'error: HTTPS_PROXY is not a valid URL: "http://****@proxy.corp:99999"\n',
-      prompts: [],
-    });
-  });
+  it.each([
+    ['http://bob:hunter2@proxy.corp:99999', 'http://****@proxy.corp:99999'],
+    // A password with a character a URL reserves is the usual reason it does not parse.
+    ['http://bob:se/cret@proxy.corp:8080', 'http://****@proxy.corp:8080'],
+    ['http://bob:se#cr?et@proxy.corp:8080', 'http://****@proxy.corp:8080'],
+  ])(
+    'does not repeat the password of a proxy setting that is not a URL (%s)',
+    async (proxy, shown) => {
+      const result = await run(['pets', 'list'], {
+        env: baseEnv({ STORE_API_KEY: KEY, HTTPS_PROXY: proxy }),
+      });
+      expect(result).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `error: HTTPS_PROXY is not a valid URL: "${shown}"\n`,
+        prompts: [],
+      });
+    },
+  );
 
   it('refuses a proxy setting that is not a URL: exit 2, nothing sent', async () => {
     const result = await run(['pets', 'list'], {
