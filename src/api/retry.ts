@@ -60,6 +60,14 @@ export function backoffMs(attempt: number, timing: Pick<RetryTiming, 'baseMs' | 
   return delay / 2 + timing.random() * (delay / 2);
 }
 
+const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const TIME = '\\d{2}:\\d{2}:\\d{2}';
+/** RFC 9110's HTTP-date: IMF-fixdate, RFC 850's form, asctime's. */
+const HTTP_DATE = new RegExp(
+  `^(?:${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT|${DAY}[a-z]*, \\d{2}-${MONTH}-\\d{2} ${TIME} GMT|${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4})$`,
+);
+
 /** Retry-After in seconds or as an HTTP-date, capped; undefined when absent or unreadable. */
 export function retryAfterMs(
   value: string | string[] | undefined,
@@ -67,11 +75,12 @@ export function retryAfterMs(
 ): number | undefined {
   const text = headerValue(value)?.trim();
   if (!text) return undefined;
-  // An HTTP-date starts with its day's name: Date.parse would read `1.5`, `-5` or `+3` as
-  // dates long past, and so a wait of 0 ms.
+  // Only an HTTP-date in one of its three forms goes to Date.parse, which would read `1.5`,
+  // `-5` or `Mon 5` as dates long past, and so a wait of 0 ms.
   let ms = Number.NaN;
   if (/^\d+$/.test(text)) ms = Number(text) * 1000;
-  else if (/^[A-Za-z]/.test(text)) ms = Date.parse(text) - now;
+  // asctime's form names no zone, and is GMT: Date.parse would take it as local time.
+  else if (HTTP_DATE.test(text)) ms = Date.parse(text.endsWith('GMT') ? text : `${text} GMT`) - now;
   if (Number.isNaN(ms)) return undefined;
   return Math.min(Math.max(ms, 0), RETRY_AFTER_CAP_MS);
 }

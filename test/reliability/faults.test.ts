@@ -442,12 +442,28 @@ describe('Retry-After', () => {
     ['1.5', undefined],
     ['-5', undefined],
     ['+3', undefined],
+    ['Mon 5', undefined],
+    ['Soon 2', undefined],
+    // The two obsolete forms of an HTTP-date are dates too.
+    ['Sunday, 22-Nov-26 10:00:04 GMT', 4000],
+    ['Sun Nov 22 10:00:04 2026', 4000],
   ])('reads %j as %s ms (capped at 10 s)', (header, ms) => {
     expect(retryAfterMs(header, now)).toBe(ms);
   });
 
   it('is absent without the header', () => {
     expect(retryAfterMs(undefined, now)).toBeUndefined();
+  });
+
+  it("reads asctime's form, which names no zone, as GMT whatever the machine's zone", () => {
+    const zone = process.env.TZ;
+    process.env.TZ = 'America/New_York'; // Node applies a change of TZ at once
+    try {
+      expect(retryAfterMs('Sun Nov 22 10:00:04 2026', now)).toBe(4000);
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
   });
 });
 
