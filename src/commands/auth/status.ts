@@ -18,14 +18,14 @@ export interface AuthStatus {
   valid: boolean | null;
 }
 
-// What the command is for is never cut: the profile, its URL and the key (production's URL
-// alone needs 84 columns for the whole row); where they come from is cut first.
+// Tab-separated for a script. A terminal gets the lines of describe() instead: a one-row table
+// of these needs 84 columns for production's URL, and would cut the URL or drop the key.
 const COLUMNS: Column<AuthStatus>[] = [
-  { header: 'PROFILE', value: (s) => s.profile, fixed: true },
-  { header: 'BASE URL', value: (s) => s.baseUrl, fixed: true },
+  { header: 'PROFILE', value: (s) => s.profile },
+  { header: 'BASE URL', value: (s) => s.baseUrl },
   { header: 'URL FROM', value: (s) => s.baseUrlSource },
   { header: 'KEY FROM', value: (s) => s.keySource },
-  { header: 'KEY', value: (s) => s.key, fixed: true },
+  { header: 'KEY', value: (s) => s.key },
   // The verdict, last (shown only when the key was accepted: a failure is the error line).
   { header: 'VALID', value: (s) => (s.valid ? 'yes' : 'no') },
 ];
@@ -69,6 +69,8 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
   // What is known is printed whatever the verdict: on stdout as JSON, or for a person on
   // stdout when the key was accepted and on stderr, above the error, when it was not.
   if (ctx.options.json) writeJson(ctx.io, status);
+  else if (status.valid === true && ctx.io.stdoutIsTTY)
+    ctx.io.out(`${describe(status)}valid    yes\n`);
   else if (status.valid === true) await renderItem(ctx.io, status, COLUMNS, ctx.options);
   else if (failure instanceof CliError) ctx.io.err(describe(status));
   if (failure !== undefined) throw failure;

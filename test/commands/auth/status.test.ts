@@ -23,16 +23,19 @@ describe('store auth status', () => {
     });
   });
 
-  it('on an 80-column terminal, cuts where things come from, never the profile, URL or key', async () => {
+  it('on a terminal, says it in lines, the URL whole however narrow the terminal', async () => {
     const { env, file } = setup({ NO_COLOR: '1' });
     storedKey(file);
     const scope = api().get('/v1/pets').query({ limit: '1' }).reply(200, PET_PAGE);
     const result = await run(['auth', 'status'], { env, tty: true, columns: 80 });
     expect(scope.isDone()).toBe(true);
     expect(result.code).toBe(0);
+    // A one-row table needed 84 columns, and cut the URL at 80.
     expect(result.stdout).toBe(
-      'PROFILE     BASE URL                             URL F…  KEY F…  KEY       VALID\n' +
-        'production  https://api.animal-store.example/v1  profi…  config  ****wxyz  yes\n',
+      'profile  production\n' +
+        'base URL https://api.animal-store.example/v1 (from profile)\n' +
+        'key      ****wxyz (from config)\n' +
+        'valid    yes\n',
     );
   });
 
