@@ -70,7 +70,7 @@ export function networkError(
   error: unknown,
   timeoutMs: number,
   started: boolean,
-  viaProxy = false,
+  proxy?: URL,
 ): CliError {
   const code = errorCode(error);
   if (code && TIMEOUT_CODES.has(code)) return timeoutError(url, timeoutMs, error, started);
@@ -105,8 +105,8 @@ export function networkError(
   reason ??= code ?? message;
   // A proxy that is down or unknown is named: "cannot reach api.example" sends one looking at
   // the service.
-  const proxy = viaProxy ? otherPeer(url, error) : undefined;
-  const what = proxy ? `the proxy ${proxy} (for ${url.host})` : url.host;
+  const peer = proxy === undefined ? undefined : proxyPeer(proxy, error);
+  const what = peer ? `the proxy ${peer} (for ${url.host})` : url.host;
   return new NetworkError(`cannot reach ${what}: ${reason}`, 'network_error', {
     cause: error,
     unreachable: UNREACHABLE_CODES.has(code ?? ''),
@@ -114,15 +114,22 @@ export function networkError(
   });
 }
 
-/** The host (or address:port) a connection failure names when it is not the URL's own: with
- * a proxy in the way, the proxy's. */
-function otherPeer(url: URL, error: unknown): string | undefined {
-  const { hostname, address, port } = (error ?? {}) as Record<string, unknown>;
-  if (typeof hostname === 'string') return hostname !== url.hostname ? hostname : undefined;
-  if (typeof address !== 'string' || typeof port !== 'number') return undefined;
-  const urlPort = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-  if (port === urlPort) return undefined;
-  return address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`;
+const IP_LITERAL = /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:.]+\])$/i;
+
+/** `host:port` of the proxy when a connection failure is about it (its name did not resolve,
+ * or its address and port refused); undefined when it is about the URL's own host, which
+ * no_proxy sends to directly. */
+function proxyPeer(proxy: URL, error: unknown): string | undefined {
+  const port = Number(proxy.port || (proxy.protocol === 'https:' ? 443 : 80));
+  const shown = `${proxy.hostname}:${port}`;
+  const failed = (error ?? {}) as Record<string, unknown>;
+  if (typeof failed.hostname === 'string') {
+    return failed.hostname === proxy.hostname ? shown : undefined;
+  }
+  if (failed.port !== port || typeof failed.address !== 'string') return undefined;
+  // A proxy given by name is taken at its port; one given as an address must be that one.
+  const address = failed.address.includes(':') ? `[${failed.address}]` : failed.address;
+  return !IP_LITERAL.test(proxy.hostname) || address === proxy.hostname ? shown : undefined;
 }
 
 /** A server's text as one readable line: a 20 MB message is cut, saying how much was left. */

@@ -37,14 +37,22 @@ export interface Outgoing {
   signal?: AbortSignal;
 }
 
-/** Proxy settings as curl, Node and undici read them: the lower-case spelling first. */
+/** Proxy settings as curl and Node read them: the lower-case spelling first; an empty one is
+ * unset (`https_proxy=` leaves HTTPS_PROXY in force). */
 export function proxyEnv(env: Env) {
   return {
-    // An empty one is unset, as curl reads it: `https_proxy=` leaves HTTPS_PROXY in force.
-    httpProxy: env.http_proxy || env.HTTP_PROXY,
-    httpsProxy: env.https_proxy || env.HTTPS_PROXY,
-    noProxy: env.no_proxy || env.NO_PROXY,
+    httpProxy: env.http_proxy || env.HTTP_PROXY || undefined,
+    httpsProxy: env.https_proxy || env.HTTPS_PROXY || undefined,
+    noProxy: env.no_proxy || env.NO_PROXY || undefined,
   };
+}
+
+/** A proxy setting as a URL: one without a scheme (`proxy.corp:3128`) is http://, as curl
+ * takes it (the URL parser would read `proxy.corp:` as a scheme); undefined when it is not
+ * an http(s) URL. */
+function proxyUrl(value: string): URL | undefined {
+  const url = URL.parse(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
+  return url && (url.protocol === 'http:' || url.protocol === 'https:') ? url : undefined;
 }
 
 export class Transport {
@@ -58,6 +66,15 @@ export class Transport {
     this.proxies = proxyEnv(options.env);
   }
 
+  /** The proxy a request to `url` goes through: https_proxy for https, http_proxy for http
+   * (undici would send https through http_proxy when only that is set; curl and Node do not);
+   * none for loopback. no_proxy is undici's to apply. */
+  private proxyFor(url: URL): URL | undefined {
+    if (isLoopbackHost(url.hostname)) return undefined;
+    const value = url.protocol === 'https:' ? this.proxies.httpsProxy : this.proxies.httpProxy;
+    return value === undefined ? undefined : proxyUrl(value);
+  }
+
   /** Loopback never goes through a proxy; everything else honours *_proxy / no_proxy. undici's
    * proxy support (its whole index) is loaded only when a proxy is set. */
   private dispatcherFor(url: URL): Dispatcher | Promise<Dispatcher> {
@@ -66,12 +83,12 @@ export class Transport {
       headersTimeout: this.options.timeoutMs,
       bodyTimeout: this.options.timeoutMs,
     };
-    const proxies = this.proxies;
-    if (isLoopbackHost(url.hostname) || (!proxies.httpProxy && !proxies.httpsProxy)) {
+    const value = url.protocol === 'https:' ? this.proxies.httpsProxy : this.proxies.httpProxy;
+    if (isLoopbackHost(url.hostname) || value === undefined) {
       this.direct ??= new Agent(limits);
       return this.direct;
     }
-    return this.proxiedFor(proxies, limits);
+    return this.proxiedFor(this.proxies, limits);
   }
 
   private async proxiedFor(
@@ -83,10 +100,10 @@ export class Transport {
         ['HTTPS_PROXY', proxies.httpsProxy],
         ['HTTP_PROXY', proxies.httpProxy],
       ] as const) {
-        if (value && !URL.canParse(value)) {
+        if (value !== undefined && proxyUrl(value) === undefined) {
           // A proxy URL often holds a password: it is not repeated on the screen.
           const shown = JSON.stringify(withoutUserinfo(value));
-          throw new FlagError(`${name} is not a valid URL: ${shown}`);
+          throw new FlagError(`${name} is not a valid http:// or https:// URL: ${shown}`);
         }
       }
       // Bundled, a CommonJS module comes back as its `default`.
@@ -95,7 +112,9 @@ export class Transport {
         'EnvHttpProxyAgent' in loaded ? loaded : (loaded as { default: typeof loaded }).default
       ) as typeof loaded;
       this.proxied = new EnvHttpProxyAgent({
-        ...proxies,
+        httpProxy: proxies.httpProxy && proxyUrl(proxies.httpProxy)?.href,
+        httpsProxy: proxies.httpsProxy && proxyUrl(proxies.httpsProxy)?.href,
+        noProxy: proxies.noProxy,
         ...limits,
         // The proxy's answer to CONNECT is bounded by the same limit as everything else
         // (undici's default would wait 300 s for it).
@@ -148,8 +167,8 @@ export class Transport {
       }
       if (error instanceof ResponseError || error instanceof FlagError) throw error;
       if (timeout.signal.aborted) throw timeoutError(out.url, timeoutMs, error, progress.started);
-      const viaProxy = dispatcher === this.proxied;
-      throw networkError(out.url, error, timeoutMs, progress.started, viaProxy);
+      const proxy = dispatcher === this.proxied ? this.proxyFor(out.url) : undefined;
+      throw networkError(out.url, error, timeoutMs, progress.started, proxy);
     } finally {
       clearTimeout(timer);
       if (onAbort) signal.removeEventListener('abort', onAbort);

@@ -137,16 +137,26 @@ describe('a request through a proxy', () => {
     expect(upper.connections).toHaveLength(1);
   });
 
-  it('names a proxy that is down, not the API host behind it', async () => {
+  it.each([
+    ['http://127.0.0.1:PORT', 'api.animal-store.example'],
+    // Without a scheme it is http://, as curl takes it (it was an internal error, exit 1).
+    ['127.0.0.1:PORT', 'api.animal-store.example'],
+    // On the port of the API itself: told apart by its address.
+    ['http://127.0.0.1:PORT', 'api.animal-store.example:PORT'],
+  ])('names a proxy that is down (%s for %s), not the API host behind it', async (proxy, host) => {
     // It said "cannot reach api.animal-store.example: connection refused".
-    const port = await closedPort();
+    const port = String(await closedPort());
     const result = await run(['pets', 'list'], {
-      env: baseEnv({ STORE_API_KEY: KEY, HTTPS_PROXY: `http://127.0.0.1:${port}` }),
+      env: baseEnv({
+        STORE_API_KEY: KEY,
+        HTTPS_PROXY: proxy.replace('PORT', port),
+        STORE_BASE_URL: `https://${host.replace('PORT', port)}/v1`,
+      }),
     });
     expect(result).toEqual({
       code: 6,
       stdout: '',
-      stderr: `error: cannot reach the proxy 127.0.0.1:${port} (for api.animal-store.example): connection refused (after 3 attempts)\n`,
+      stderr: `error: cannot reach the proxy 127.0.0.1:${port} (for ${host.replace('PORT', port)}): connection refused (after 3 attempts)\n`,
       prompts: [],
     });
   });
@@ -165,7 +175,7 @@ describe('a request through a proxy', () => {
       expect(result).toEqual({
         code: 2,
         stdout: '',
-        stderr: `error: HTTPS_PROXY is not a valid URL: "${shown}"\n`,
+        stderr: `error: HTTPS_PROXY is not a valid http:// or https:// URL: "${shown}"\n`,
         prompts: [],
       });
     },
@@ -178,7 +188,7 @@ describe('a request through a proxy', () => {
     expect(result).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'error: HTTPS_PROXY is not a valid URL: "not a url"\n',
+      stderr: 'error: HTTPS_PROXY is not a valid http:// or https:// URL: "not a url"\n',
       prompts: [],
     });
   });

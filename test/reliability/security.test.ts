@@ -163,6 +163,44 @@ describe('HTTPS_PROXY, NO_PROXY and loopback', () => {
     expect(tunnels).toEqual(['CONNECT api.proxy.test:443']);
   });
 
+  it('names a proxy whose name does not resolve; a host NO_PROXY sends to directly by its own', async () => {
+    const proxied = await store(['pets', 'list', '--timeout', '3'], {
+      env: envWith({ HTTPS_PROXY: 'http://proxy.invalid:3128' }),
+    });
+    expect(proxied.code).toBe(6);
+    expect(proxied.stderr).toMatch(
+      /^error: cannot reach the proxy proxy\.invalid:3128 \(for api\.proxy\.test\): (host not found|DNS lookup failed)/,
+    );
+    const { tunnels, proxyUrl } = await apiBehindProxy();
+    const direct = await store(['pets', 'list', '--timeout', '3'], {
+      env: envWith({ HTTPS_PROXY: proxyUrl, NO_PROXY: 'api.proxy.test' }),
+    });
+    expect(direct.stderr).toMatch(
+      /^error: cannot reach api\.proxy\.test: (host not found|DNS lookup failed)/,
+    );
+    expect(tunnels).toEqual([]);
+  });
+
+  it('sends https through https_proxy only, as curl and Node do: not through http_proxy', async () => {
+    // undici's own rule sent it to HTTP_PROXY when no https proxy was set.
+    const { tunnels, proxyUrl } = await apiBehindProxy();
+    const result = await store(['pets', 'list', '--timeout', '3'], {
+      env: envWith({ HTTP_PROXY: proxyUrl, https_proxy: '' }),
+    });
+    expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(/^error: cannot reach api\.proxy\.test: /);
+    expect(tunnels).toEqual([]);
+  });
+
+  it('takes an empty no_proxy as unset: NO_PROXY is used', async () => {
+    const { tunnels, proxyUrl } = await apiBehindProxy();
+    const result = await store(['pets', 'list', '--timeout', '3'], {
+      env: envWith({ HTTPS_PROXY: proxyUrl, no_proxy: '', NO_PROXY: 'api.proxy.test' }),
+    });
+    expect(result.code).toBe(6);
+    expect(tunnels).toEqual([]);
+  });
+
   it('skips the proxy for hosts in NO_PROXY', async () => {
     const { tunnels, proxyUrl } = await apiBehindProxy();
     const result = await store(['pets', 'list', '--timeout', '3'], {
