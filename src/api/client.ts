@@ -201,6 +201,7 @@ export class ApiClient {
     );
     // A server that echoes the key in its message must not make us print it.
     error.message = this.redact(error.message);
+    if (response.cut) error.message = `${error.message}; the answer was cut off before its end`;
     const { authHint } = this.options;
     if (authHint && (response.status === 401 || response.status === 403)) {
       error.message = `${error.message}; ${authHint}`;

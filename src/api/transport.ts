@@ -20,6 +20,9 @@ export interface Exchange {
   status: number;
   headers: ResponseHeaders;
   body: Buffer;
+  /** The connection broke before the whole body came (an error answer: a success is then a
+   * network failure); `body` is what came. */
+  cut?: boolean;
 }
 
 export interface TransportOptions {
@@ -154,8 +157,8 @@ export class Transport {
           body: out.body,
           signal,
         });
-        const body = await readCapped(response.body, response.statusCode);
-        return { status: response.statusCode, headers: response.headers, body };
+        const { body, cut } = await readCapped(response.body, response.statusCode);
+        return { status: response.statusCode, headers: response.headers, body, cut };
       })();
       exchange.catch(() => {});
       return await Promise.race([exchange, aborted]);
@@ -206,7 +209,7 @@ function noticingStart(dispatcher: Dispatcher, progress: { started: boolean }): 
 async function readCapped(
   body: AsyncIterable<Buffer> & { destroy(): void },
   status: number,
-): Promise<Buffer> {
+): Promise<{ body: Buffer; cut: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   try {
@@ -229,6 +232,7 @@ async function readCapped(
     // the message is made from the status). A success cut short cannot be used: a network error.
     const aborted = (error as Error).name === 'AbortError';
     if (error instanceof ResponseError || aborted || (status >= 200 && status < 300)) throw error;
+    return { body: Buffer.concat(chunks), cut: true };
   }
-  return Buffer.concat(chunks);
+  return { body: Buffer.concat(chunks), cut: false };
 }

@@ -275,8 +275,10 @@ function printResponse(
     }
     io.out(`${shown(lines.join('\n'))}\n\n`);
   }
+  // Part of a body is not printed as if it were all of it (a `| jq` would read broken JSON): the
+  // error line says it was cut off.
   const body = api.redactBytes(response.body);
-  if (body.length === 0) return;
+  if (body.length === 0 || response.cut) return;
   const text = body.toString('utf8');
   let json: { data: unknown } | undefined;
   try {
