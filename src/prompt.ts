@@ -98,6 +98,9 @@ export function promptLine(
       if (done) return;
       done = true;
       signal?.removeEventListener('abort', onAbort);
+      // Cancelled (Ctrl-C, Ctrl-D at an empty line, a signal): the question's line is ended,
+      // so that the shell's prompt does not start after it. An answer's Enter ended it.
+      if (error) stderr.write('\n');
       rl.close();
       stdin.pause();
       if (error) reject(error);
@@ -105,16 +108,8 @@ export function promptLine(
     };
     const onAbort = () => finish(new CancelledError());
     // In raw mode Ctrl-C reaches readline, not the process: it cancels the prompt instead.
-    rl.on('SIGINT', () => {
-      stderr.write('\n');
-      finish(new CancelledError());
-    });
-    // Ctrl-D at an empty line (the end of input): the question's line is ended, as for Ctrl-C,
-    // so that the shell's prompt does not start after it.
-    rl.on('close', () => {
-      if (!done) stderr.write('\n');
-      finish(new CancelledError());
-    });
+    rl.on('SIGINT', () => finish(new CancelledError()));
+    rl.on('close', () => finish(new CancelledError()));
     signal?.addEventListener('abort', onAbort, { once: true });
     rl.question(question, (answer) => finish(null, answer));
   });

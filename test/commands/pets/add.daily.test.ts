@@ -1,6 +1,7 @@
 // `pets add` on a terminal: the profile it writes to.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { CancelledError } from '../../../src/errors.js';
 import { promptLine } from '../../../src/prompt.js';
 import { baseEnv, run } from '../../helpers/cli.js';
 import { api, KEY, unexpected } from '../../helpers/http.js';
@@ -204,5 +205,17 @@ describe('promptLine (the terminal prompt behind io.prompt)', () => {
     const ended = await ask([], true);
     expect(ended).toMatchObject({ error: 'CancelledError' });
     expect(ended.shown).toMatch(/Name: (\u001b\[\d+G)?\n$/);
+    // SIGTERM (an abort) while the question waits: the same.
+    const controller = new AbortController();
+    const stderr = new PassThrough();
+    let shown = '';
+    stderr.on('data', (chunk) => {
+      shown += chunk;
+    });
+    const answer = promptLine(new PassThrough(), stderr, 'Name: ', controller.signal);
+    controller.abort();
+    await expect(answer).rejects.toThrow(CancelledError);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(shown).toMatch(/Name: (\u001b\[\d+G)?\n$/);
   });
 });
