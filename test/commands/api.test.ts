@@ -257,17 +257,24 @@ describe('store api', () => {
     expect(two).toEqual({ code: 0, stdout: '{}\n', stderr: '', prompts: [] });
   });
 
-  it('refuses a full URL on another host: exit 2, nothing sent, the key stays home', async () => {
-    const result = await run(['api', 'https://elsewhere.example/v1/pets'], { env: env() });
-    expect(result).toEqual({
-      code: 2,
-      stdout: '',
-      stderr:
-        "error: refusing to send the API key to https://elsewhere.example: a full URL must be on the profile's host (https://api.animal-store.example); nothing was sent\n",
-      prompts: [],
-    });
-    expect(unexpected).toEqual([]);
-  });
+  it.each([
+    'https://elsewhere.example/v1/pets',
+    // The URL parser's other form of the same URL: a full URL too, not a path.
+    'https:elsewhere.example/v1/pets',
+  ])(
+    'refuses a full URL on another host (%s): exit 2, nothing sent, the key stays home',
+    async (target) => {
+      const result = await run(['api', target], { env: env() });
+      expect(result).toEqual({
+        code: 2,
+        stdout: '',
+        stderr:
+          "error: refusing to send the API key to https://elsewhere.example: a full URL must be on the profile's host (https://api.animal-store.example); nothing was sent\n",
+        prompts: [],
+      });
+      expect(unexpected).toEqual([]);
+    },
+  );
 
   it('refuses plain http to a host that is not loopback: exit 2, nothing sent', async () => {
     const result = await run(['api', '/pets'], {

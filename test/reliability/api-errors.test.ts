@@ -84,6 +84,21 @@ describe('every command that calls the API', () => {
     expect(scope.isDone()).toBe(true);
   });
 
+  it('masks a key of exactly 8 characters, and every time it comes', async () => {
+    const key = 'k8chars!';
+    const body = `{"code":"unauthorized","message":"${key} is not ${key}","status":401}`;
+    const scope = api('https://api.animal-store.example', key)
+      .get('/v1/pets')
+      .reply(401, body, { 'content-type': 'application/json' });
+    expect(await run(['api', '/pets'], { env: baseEnv({ STORE_API_KEY: key }) })).toEqual({
+      code: 4,
+      stdout: '{"code":"unauthorized","message":"**** is not ****","status":401}\n',
+      stderr: 'error: **** is not ****; the key came from STORE_API_KEY (unauthorized, HTTP 401)\n',
+      prompts: [],
+    });
+    expect(scope.isDone()).toBe(true);
+  });
+
   it('a key shorter than 8 characters is not looked for in server text: it is a word of data', async () => {
     // The sandbox's own key is `sandbox`: "sandbox bunny" became "**** bunny".
     const scope = api('https://api.animal-store.example', 'sandbox')

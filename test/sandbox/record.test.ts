@@ -128,36 +128,39 @@ describe('the sandbox record', () => {
     expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir })).toBe(URL_B);
   });
 
-  it('is changed only under its lock: a sandbox stopping waits while another writes it', async () => {
-    // Without the lock, a sandbox stopping while another started wrote the record as it had
-    // read it, and the newcomer's entry was lost (1 in 60–100 overlaps).
-    const dir = tempDir();
-    const published = await publishSandbox(dir, URL_A);
-    const file = path.join(dir, RECORD_FILE);
-    // A live holder (this process stands for it), as a sandbox starting would be.
-    const holder = {
-      pid: process.pid,
-      host: hostname(),
-      time: Date.now(),
-      token: 'feedfacecafebeef',
-    };
-    writeFileSync(`${file}.lock`, JSON.stringify(holder));
-    let removed = false;
-    const removing = published.remove().then(() => {
-      removed = true;
-    });
-    // Its draft beside the lock shows it is waiting (or it is done: it did not wait).
-    const draft = () =>
-      readdirSync(dir).some((name) => name.startsWith(`${RECORD_FILE}.lock.new-`));
-    while (!removed && !draft()) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    expect(removed).toBe(false);
-    expect(readEntries(dir)).toEqual([{ url: URL_A, pid: process.pid, started: ownStart() }]);
-    rmSync(`${file}.lock`);
-    await removing;
-    expect(existsSync(file)).toBe(false);
-  });
+  it.each(['stopping', 'starting'])(
+    'is changed only under its lock: a sandbox %s waits while another writes it',
+    async (what) => {
+      // Without the lock, a sandbox stopping while another started wrote the record as it had
+      // read it, and the newcomer's entry was lost (1 in 60–100 overlaps).
+      const dir = tempDir();
+      const published = what === 'stopping' ? await publishSandbox(dir, URL_A) : undefined;
+      const file = path.join(dir, RECORD_FILE);
+      // A live holder (this process stands for it), as another sandbox writing would be.
+      const holder = {
+        pid: process.pid,
+        host: hostname(),
+        time: Date.now(),
+        token: 'feedfacecafebeef',
+      };
+      writeFileSync(`${file}.lock`, JSON.stringify(holder));
+      let done = false;
+      const change = (published ? published.remove() : publishSandbox(dir, URL_B)).then(() => {
+        done = true;
+      });
+      // Its draft beside the lock shows it is waiting (or it is done: it did not wait).
+      const draft = () =>
+        readdirSync(dir).some((name) => name.startsWith(`${RECORD_FILE}.lock.new-`));
+      while (!done && !draft()) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(done).toBe(false);
+      const before = published ? [{ url: URL_A, pid: process.pid, started: ownStart() }] : [];
+      expect(readEntries(dir)).toEqual(before);
+      rmSync(`${file}.lock`);
+      await change;
+      const after = published ? [] : [{ url: URL_B, pid: process.pid, started: ownStart() }];
+      expect(readEntries(dir)).toEqual(after);
+    },
+  );
 
   it('keeps the other sandboxes’ entries when one is added or removed, and drops dead ones', async () => {
     const dir = tempDir();
