@@ -16,6 +16,7 @@ const { basename, dirname, join } = process.getBuiltinModule('node:path');
 const { setTimeout: sleep } = process.getBuiltinModule('node:timers/promises');
 
 import { CancelledError, ConfigError } from '../errors.js';
+import { isRunning } from '../pid.js';
 import {
   createExclusive,
   NotRegularFileError,
@@ -190,15 +191,6 @@ function isStale(holder: Holder, staleMs: number): boolean {
   if (holder.host === HOST && holder.pid !== undefined && !isRunning(holder.pid)) return true;
   // abs(): a clock set back must not make a lock look young for ever.
   return Math.abs(Date.now() - holder.time) > staleMs;
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function lockedError(lockPath: string, holder: Holder): ConfigError {

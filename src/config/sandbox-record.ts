@@ -10,6 +10,7 @@ const { join } = process.getBuiltinModule('node:path');
 
 import { isLoopbackHost } from '../api/urls.js';
 import type { Env } from '../io.js';
+import { isRunning } from '../pid.js';
 import { configDir } from './dir.js';
 import { readRegularFile } from './safe-fs.js';
 
@@ -35,13 +36,8 @@ export function startTime(pid: number | 'self'): string | null {
   }
 }
 
-function isRunning(entry: SandboxEntry): boolean {
-  try {
-    process.kill(entry.pid, 0);
-  } catch (error) {
-    // EPERM: the process exists but belongs to another user.
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
+function isSandboxRunning(entry: SandboxEntry): boolean {
+  if (!isRunning(entry.pid)) return false;
   if (entry.started === null) return true; // pid reuse cannot be told apart here
   const now = startTime(entry.pid);
   return now === null || now === entry.started;
@@ -92,7 +88,7 @@ export function readEntries(dir: string): SandboxEntry[] {
 export function runningSandboxUrl(env: Env): string | undefined {
   return readEntries(configDir(env))
     .reverse()
-    .find((entry) => isSandboxUrl(entry.url) && isRunning(entry))?.url;
+    .find((entry) => isSandboxUrl(entry.url) && isSandboxRunning(entry))?.url;
 }
 
 /** Writes the record atomically, mode 0600: a new file (O_EXCL never follows a symlink)
@@ -124,7 +120,7 @@ export interface Published {
 export async function publishSandbox(dir: string, url: string): Promise<Published> {
   const self: SandboxEntry = { url, pid: process.pid, started: startTime('self') };
   const others = () =>
-    readEntries(dir).filter((entry) => entry.pid !== self.pid && isRunning(entry));
+    readEntries(dir).filter((entry) => entry.pid !== self.pid && isSandboxRunning(entry));
   // Each change reads the record and writes it back under the config folder's lock for it: a
   // sandbox stopping while another starts wrote the record as it had read it, without the
   // newcomer. Loaded here: reading the record (every `-p sandbox` command) needs no lock.

@@ -22,6 +22,7 @@ import { copyFile, open, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { parseJson, stringifyJson } from '../json.js';
+import { isRunning } from '../pid.js';
 import {
   INT64_MAX,
   type Int64,
@@ -480,16 +481,6 @@ async function removeAbandonedImports(folder: string, base: string): Promise<voi
     const found = /^\.(.+)\.(\d+)\.[0-9a-f]{12}\.importing(?:-journal)?$/.exec(name);
     if (found?.[1] !== base || isRunning(Number(found[2]))) continue;
     await rm(path.join(folder, name), { force: true });
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
