@@ -88,6 +88,25 @@ describe('store api', () => {
     expect(result).toEqual({ code: 0, stdout: '{"id":1}\n', stderr: '', prompts: [] });
   });
 
+  it('sends the int64 extremes as numbers, one past them as text', async () => {
+    const scope = api()
+      .post(
+        '/v1/pets',
+        '{"max":9223372036854775807,"min":-9223372036854775808,"over":"9223372036854775808"}',
+      )
+      .reply(201, '{}', JSON_TYPE);
+    const fields = [
+      'max=9223372036854775807',
+      'min=-9223372036854775808',
+      'over=9223372036854775808',
+    ];
+    const result = await run(['api', '/pets', ...fields.flatMap((f) => ['-F', f])], {
+      env: env(),
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(result.code).toBe(0);
+  });
+
   it('sends fields of a GET as query parameters', async () => {
     const scope = api()
       .get('/v1/pets')

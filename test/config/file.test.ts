@@ -26,6 +26,18 @@ const COMMANDS: [string, string[]][] = [
   ['profile remove eu', ['profile', 'remove', 'eu']],
 ];
 
+describe('a config file saved with a byte-order mark (Windows Notepad)', () => {
+  it('is read as the JSON after the mark', async () => {
+    const { env, file } = setup();
+    writeConfigFile(file, '\uFEFF{"currentProfile":"staging","profiles":{}}');
+    const result = await run(['profile', 'list', '--json'], { env });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).find((p: { current: boolean }) => p.current).name).toBe(
+      'staging',
+    );
+  });
+});
+
 describe('a config file that is not valid JSON', () => {
   it.each(COMMANDS)(
     'makes `store %s` exit 1 naming the file, and leaves it as it was',

@@ -90,4 +90,8 @@ describe('characters a terminal acts on', () => {
   it('are shown as visible escapes in terminal text', () => {
     expect(sanitize(text)).toBe('a\\x7fb\\u200fc\\u061cd\\u200ee\\u202ef');
   });
+
+  it('include the line and paragraph separators and every bidi isolate', () => {
+    expect(sanitize('a\u2028b\u2029c\u2066d\u2069e')).toBe('a\\u2028b\\u2029c\\u2066d\\u2069e');
+  });
 });

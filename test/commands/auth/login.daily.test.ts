@@ -91,6 +91,8 @@ describe('the hidden prompt (auth login on a terminal)', () => {
     ['a sequence split across chunks', ['ke\u001b', '[', '1;', '2D', 'y\n'], 'key'],
     ['a bracketed paste', ['\u001b[200~pasted-key\u001b[201~\r'], 'pasted-key'],
     ['Backspace and Ctrl-U', ['wrong\u0015ke\u007fey\r'], 'key'],
+    // Terminals that send ^H for Backspace.
+    ['Ctrl-H as Backspace', ['kex\by\r'], 'key'],
   ])('drops %s: never part of the key', (_what, chunks, key) => {
     expect(typed(...chunks)).toEqual({ state: 'done', value: key });
   });

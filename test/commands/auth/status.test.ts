@@ -39,6 +39,21 @@ describe('store auth status', () => {
     );
   });
 
+  it.each([
+    ['abcd1234', '****'],
+    ['abcd12345', '****2345'],
+  ])(
+    'masks a key of 8 characters or fewer whole, a longer one to its last four (%s)',
+    async (key, masked) => {
+      // At 8 characters, showing the last four would show half the key.
+      const { env } = setup({ STORE_API_KEY: key });
+      const scope = api(undefined, key).get('/v1/pets').query({ limit: '1' }).reply(200, PET_PAGE);
+      const result = await run(['auth', 'status', '--json'], { env });
+      expect(scope.isDone()).toBe(true);
+      expect(JSON.parse(result.stdout).key).toBe(masked);
+    },
+  );
+
   it('prints one JSON object with --json, the key masked', async () => {
     const { env, file } = setup();
     storedKey(file);

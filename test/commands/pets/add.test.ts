@@ -19,6 +19,18 @@ function fileWith(text: string): string {
 }
 
 describe('store pets add (flags)', () => {
+  it('takes the int64 extremes as --category-id', async () => {
+    const scope = api()
+      .post('/v1/pets', '{"name":"Min","categoryId":-9223372036854775808}')
+      .reply(201, created(1, 'Min', '-9223372036854775808'), JSON_HEADERS);
+    const result = await run(
+      ['pets', 'add', '--name', 'Min', '--category-id', '-9223372036854775808', '--json'],
+      { env: env() },
+    );
+    expect(scope.isDone()).toBe(true);
+    expect(result.stdout).toBe(`${created(1, 'Min', '-9223372036854775808')}\n`);
+  });
+
   it('POSTs a NewPet and prints the created pet', async () => {
     const scope = api()
       .post('/v1/pets', '{"name":"Rex","categoryId":2,"status":"available"}')
