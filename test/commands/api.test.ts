@@ -107,6 +107,26 @@ describe('store api', () => {
     expect(result.code).toBe(0);
   });
 
+  it('reports a 300 as the redirect it is (exit 1), not as a success', async () => {
+    const scope = api().get('/v1/pets').reply(300, '', { location: '/v1/pets/1' });
+    const result = await run(['api', '/pets'], { env: env() });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'error: the server answered with a redirect (HTTP 300 to /v1/pets/1); redirects are not followed\n',
+      prompts: [],
+    });
+  });
+
+  it('sends fields of a HEAD as query parameters too', async () => {
+    const scope = api().head('/v1/pets').query({ limit: '5' }).reply(200);
+    const result = await run(['api', '-X', 'HEAD', '/pets', '-F', 'limit=5'], { env: env() });
+    expect(scope.isDone()).toBe(true);
+    expect(result.code).toBe(0);
+  });
+
   it('sends fields of a GET as query parameters', async () => {
     const scope = api()
       .get('/v1/pets')

@@ -648,6 +648,24 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     });
   });
 
+  it('says how many were created when a Ctrl-C interrupts an import in a script that had no failure', async () => {
+    // Without --json, the summary line carries the count: it was lost when nothing had failed.
+    const controller = new AbortController();
+    const server = await faultServer((_req, res, n) => {
+      if (n === 2) setTimeout(() => controller.abort(), 50);
+      setTimeout(() => reply(res, 201, createdOf(server.seen[n - 1]?.body ?? '{}', n)), 300);
+    });
+    const result = await run(['pets', 'add', '--file', '-'], {
+      env: envFor(server.url),
+      stdin: stdinOf(2),
+      signal: controller.signal,
+    });
+    expect(result.code).toBe(130);
+    expect(result.stderr.split('\n').at(-2)).toBe(
+      '2 created; interrupted once every input had been sent',
+    );
+  });
+
   it('reports a timed-out POST as timeout, "may have been created", and writes it to --failed', async () => {
     const failed = join(tempDir(), 'retry.ndjson');
     const server = await faultServer((_req, res, n) => {

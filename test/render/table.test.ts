@@ -235,6 +235,14 @@ describe('orders list: any JSON as a table', () => {
     );
   });
 
+  it('says "1 more column" for one', async () => {
+    const { io, err } = testIO({ tty: { stdout: true }, columns: 12 }, NO_COLOR);
+    await renderAny(io, [{ id: 1, first: 'a'.repeat(8), second: 'b'.repeat(8) }], { json: false });
+    expect(err.text).toBe(
+      '1 more column not shown for lack of width; pipe the output or use --json to see all\n',
+    );
+  });
+
   it('keeps every column in tab-separated output', async () => {
     const rows = Array.from({ length: 300 }, (_, i) => ({ id: i, [`k${i}`]: 'v' }));
     const { io, out, err } = testIO({}, {});

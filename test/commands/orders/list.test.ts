@@ -32,6 +32,15 @@ describe('store orders list', () => {
       stderr: '',
       prompts: [],
     });
+    // Numbers a double cannot hold are kept exact as raw JSON: still numbers, not objects.
+    api().get('/v1/store/orders').reply(200, '[1e400,-1e400]');
+    expect((await run(['orders', 'list'], { env: env() })).stdout).toBe('[1e400,-1e400]\n');
+  });
+
+  it('shows null as an empty cell', async () => {
+    api().get('/v1/store/orders').reply(200, '[{"id":1,"shipDate":null,"status":"placed"}]');
+    const result = await run(['orders', 'list'], { env: env() });
+    expect(result.stdout).toBe('id\tshipDate\tstatus\n1\t\tplaced\n');
   });
 
   it('an empty list: nothing in a pipe, "No orders found" on a terminal, [] with --json', async () => {
