@@ -66,4 +66,25 @@ describe('store profile remove', () => {
     });
     expect(readConfig(file)).toEqual(JSON.parse(text));
   });
+
+  it('suggests no built-in profile, which cannot be removed', async () => {
+    const { env } = setup();
+    expect(await run(['profile', 'remove', 'stagin'], { env })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: unknown profile "stagin"; see `store profile list`\n',
+      prompts: [],
+    });
+  });
+
+  it('takes an empty currentProfile in config.json as none: production is current', async () => {
+    const { env, file } = setup();
+    writeConfigFile(file, JSON.stringify({ currentProfile: '', profiles: { europe: EU } }));
+    expect(await run(['profile', 'remove', 'europe', '--json'], { env })).toEqual({
+      code: 0,
+      stdout: '{"profile":"europe","removed":true,"current":"production"}\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
 });

@@ -30,6 +30,13 @@ describe('store profile use', () => {
     },
   );
 
+  it('says nothing of an empty STORE_PROFILE, which is unset', async () => {
+    const { env } = setup({ STORE_PROFILE: '' });
+    expect((await run(['profile', 'use', 'staging'], { env })).stderr).toBe(
+      'Now using profile staging\n',
+    );
+  });
+
   it('says nothing more when STORE_PROFILE names the same profile', async () => {
     const { env } = setup({ STORE_PROFILE: 'staging' });
     expect((await run(['profile', 'use', 'staging'], { env })).stderr).toBe(
