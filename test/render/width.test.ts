@@ -24,6 +24,11 @@ describe('textWidth', () => {
     // Counted 0, a name of soft hyphens made table rows wrap in tmux and xterm.
     ['soft hyphens (a cell each, as wcwidth says)', 'Rex\u00adthe\u00addog', 11],
     ['mixed', 'Rex 小狗 🐶', 11],
+    // The first wide code point (a Hangul initial jamo).
+    ['U+1100, the first of the wide range', '\u1100', 2],
+    // An emoji that has text presentation by default: wide only with VS16.
+    ['a thermometer without VS16', '\u{1f321}', 1],
+    ['a thermometer with VS16', '\u{1f321}\ufe0f', 2],
   ])('%s', (_what, text, width) => {
     expect(textWidth(text)).toBe(width);
   });
@@ -36,6 +41,8 @@ describe('truncate', () => {
 
   it('cuts ASCII with an ellipsis within the width', () => {
     expect(truncate('Rexford', 5)).toBe('Rexf…');
+    // No space before the ellipsis.
+    expect(truncate('abc defgh', 5)).toBe('abc…');
   });
 
   it('never splits a wide character: one cell is left empty instead', () => {
@@ -88,8 +95,13 @@ describe('wrapText', () => {
     expect(wrapText('小狗小狗小狗', 5)).toBe('小狗\n小狗\n小狗');
   });
 
-  it('leaves text that fits as it is', () => {
+  it('leaves text that fits as it is, but for trailing spaces', () => {
     expect(wrapText('short line', 80)).toBe('short line');
+    expect(wrapText('short line   ', 80)).toBe('short line');
+  });
+
+  it('does not keep an indentation of more than half the width for the continuation lines', () => {
+    expect(wrapText('          one two three', 14)).toBe('          one\ntwo three');
   });
 
   it('no line is wider than the width unless one grapheme is (property)', () => {
