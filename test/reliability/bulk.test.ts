@@ -685,6 +685,18 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     expect(readFileSync(failed, 'utf8')).toBe(`${PET_LINE(2)}\n`);
   });
 
+  it('counts an input that may have been created among the failed of the progress line', async () => {
+    const server = await faultServer(() => {}); // never answers
+    const result = await run(['pets', 'add', '--file', '-', '--timeout', '0.3', '--json'], {
+      env: { ...envFor(server.url), NO_COLOR: '1' },
+      stdin: stdinOf(1),
+      tty: { stderr: true },
+    });
+    expect(result.code).toBe(6);
+    // Redrawn under the error line: the input that timed out is counted.
+    expect(result.stderr).toContain('\r\u001b[K0 created, 1 failed (0/s)');
+  });
+
   it('counts a 201 whose body cannot be read as "may have been created", not as a failure to retry blindly', async () => {
     const failed = join(tempDir(), 'retry.ndjson');
     const server = await faultServer((_req, res, n) =>
