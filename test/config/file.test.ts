@@ -359,17 +359,24 @@ describe('a base URL with a query, a fragment or a password', () => {
     expect(existsSync(file)).toBe(false);
   });
 
-  it('in STORE_BASE_URL: refused with exit 2 naming the variable; nothing is sent', async () => {
-    const { env } = setup({ STORE_API_KEY: KEY, STORE_BASE_URL: 'https://x.example/v1?x=1' });
-    expect(await run(['pets', 'list'], { env })).toEqual({
-      code: 2,
-      stdout: '',
-      stderr:
-        'error: STORE_BASE_URL must not have a query (?) or a fragment (#): "https://x.example/v1?x=1"\n',
-      prompts: [],
-    });
-    expect(unexpected).toEqual([]);
-  });
+  it.each([
+    [['pets', 'list']],
+    // STORE_BASE_URL moves the messages URL along: still named as the variable it came from.
+    [['messages', 'send', 'hi']],
+  ])(
+    'in STORE_BASE_URL: refused with exit 2 naming the variable; nothing is sent (%j)',
+    async (argv) => {
+      const { env } = setup({ STORE_API_KEY: KEY, STORE_BASE_URL: 'https://x.example/v1?x=1' });
+      expect(await run(argv, { env })).toEqual({
+        code: 2,
+        stdout: '',
+        stderr:
+          'error: STORE_BASE_URL must not have a query (?) or a fragment (#): "https://x.example/v1?x=1"\n',
+        prompts: [],
+      });
+      expect(unexpected).toEqual([]);
+    },
+  );
 
   it('in a messages URL of config.json: refused naming the profile and that URL', async () => {
     const { env, file } = setup({ STORE_API_KEY: KEY });

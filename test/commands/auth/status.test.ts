@@ -115,6 +115,20 @@ describe('store auth status', () => {
     expect(unexpected).toEqual([]);
   });
 
+  it('shows a hand-written profile name with escape sequences as text', async () => {
+    const { env, file } = setup();
+    const name = 'e\u001b[31mu';
+    writeConfigFile(
+      file,
+      JSON.stringify({
+        currentProfile: name,
+        profiles: { [name]: { baseUrl: 'https://eu.example/v1' } },
+      }),
+    );
+    const result = await run(['auth', 'status'], { env });
+    expect(result.stderr.split('\n')[0]).toBe('profile  e\\x1b[31mu');
+  });
+
   it.each([
     [
       [],
