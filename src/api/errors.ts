@@ -105,8 +105,7 @@ export function networkError(
   reason ??= code ?? message;
   // A proxy that is down or unknown is named: "cannot reach api.example" sends one looking at
   // the service.
-  const peer = proxy === undefined ? undefined : proxyPeer(proxy, error);
-  const what = peer ? `the proxy ${peer} (for ${url.host})` : url.host;
+  const what = proxy === undefined ? url.host : failedPeer(url, proxy, error);
   return new NetworkError(`cannot reach ${what}: ${reason}`, 'network_error', {
     cause: error,
     unreachable: UNREACHABLE_CODES.has(code ?? ''),
@@ -116,20 +115,28 @@ export function networkError(
 
 const IP_LITERAL = /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:.]+\])$/i;
 
-/** `host:port` of the proxy when a connection failure is about it (its name did not resolve,
- * or its address and port refused); undefined when it is about the URL's own host, which
- * no_proxy sends to directly. */
-function proxyPeer(proxy: URL, error: unknown): string | undefined {
-  const port = Number(proxy.port || (proxy.protocol === 'https:' ? 443 : 80));
-  const shown = `${proxy.hostname}:${port}`;
+const portOf = (url: URL) => Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+
+/**
+ * What a connection failure was about, with a proxy set for the request: the proxy (its name
+ * did not resolve, or its address and port refused), or the URL's own host, which no_proxy
+ * sends to directly (undici decides that, unseen). A proxy given by name on the port of a host
+ * given by name cannot be told from it: both are named then.
+ */
+export function failedPeer(url: URL, proxy: URL, error: unknown): string {
+  const shown = `${proxy.hostname}:${portOf(proxy)}`;
   const failed = (error ?? {}) as Record<string, unknown>;
   if (typeof failed.hostname === 'string') {
-    return failed.hostname === proxy.hostname ? shown : undefined;
+    return failed.hostname === proxy.hostname ? `the proxy ${shown} (for ${url.host})` : url.host;
   }
-  if (failed.port !== port || typeof failed.address !== 'string') return undefined;
-  // A proxy given by name is taken at its port; one given as an address must be that one.
+  if (failed.port !== portOf(proxy) || typeof failed.address !== 'string') return url.host;
   const address = failed.address.includes(':') ? `[${failed.address}]` : failed.address;
-  return !IP_LITERAL.test(proxy.hostname) || address === proxy.hostname ? shown : undefined;
+  const isProxy = IP_LITERAL.test(proxy.hostname)
+    ? address === proxy.hostname
+    : portOf(url) !== portOf(proxy) || (IP_LITERAL.test(url.hostname) && address !== url.hostname);
+  if (isProxy) return `the proxy ${shown} (for ${url.host})`;
+  if (IP_LITERAL.test(proxy.hostname) || IP_LITERAL.test(url.hostname)) return url.host;
+  return `${url.host} or the proxy ${shown}`;
 }
 
 /** A server's text as one readable line: a 20 MB message is cut, saying how much was left. */

@@ -4,6 +4,7 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { failedPeer } from '../../src/api/errors.js';
 import { baseEnv, closedPort, run } from '../helpers/cli.js';
 
 const KEY = 'connect-key-1234';
@@ -217,5 +218,58 @@ describe('a request that cannot be formed', () => {
     });
     expect(result.code).toBe(6);
     expect(result.stderr).toBe(`error: request to ${server.url.slice(7)} timed out after 0.5s\n`);
+  });
+});
+
+describe('which end a connection failure was about, with a proxy set', () => {
+  const refused = (address: string, port: number) => ({ code: 'ECONNREFUSED', address, port });
+  const u = (text: string) => new URL(text);
+  it.each([
+    // The proxy's name did not resolve; the URL's own did (no_proxy sent it direct).
+    [
+      'https://api.example/v1',
+      'http://proxy.corp:3128',
+      { code: 'ENOTFOUND', hostname: 'proxy.corp' },
+      'the proxy proxy.corp:3128 (for api.example)',
+    ],
+    [
+      'https://api.example/v1',
+      'http://proxy.corp:3128',
+      { code: 'ENOTFOUND', hostname: 'api.example' },
+      'api.example',
+    ],
+    // A proxy given as an address: that address and port.
+    [
+      'https://api.example/v1',
+      'http://127.0.0.1:443',
+      refused('127.0.0.1', 443),
+      'the proxy 127.0.0.1:443 (for api.example)',
+    ],
+    ['https://api.example/v1', 'http://127.0.0.1:443', refused('192.0.2.7', 443), 'api.example'],
+    // A proxy given by name: on another port than the URL's, that port is the proxy's.
+    [
+      'https://api.example/v1',
+      'http://proxy.corp:3128',
+      refused('192.0.2.9', 3128),
+      'the proxy proxy.corp:3128 (for api.example)',
+    ],
+    ['https://api.example/v1', 'http://proxy.corp:3128', refused('192.0.2.7', 443), 'api.example'],
+    // On the same port: a URL given as an address tells them apart (no_proxy sent it direct).
+    ['https://192.0.2.2/v1', 'https://proxy.corp', refused('192.0.2.2', 443), '192.0.2.2'],
+    [
+      'https://192.0.2.2/v1',
+      'https://proxy.corp',
+      refused('192.0.2.9', 443),
+      'the proxy proxy.corp:443 (for 192.0.2.2)',
+    ],
+    // Both by name on one port: either.
+    [
+      'https://api.example/v1',
+      'https://proxy.corp',
+      refused('192.0.2.9', 443),
+      'api.example or the proxy proxy.corp:443',
+    ],
+  ])('%s through %s, %j: %s', (url, proxy, error, what) => {
+    expect(failedPeer(u(url), u(proxy), error)).toBe(what);
   });
 });
