@@ -47,15 +47,29 @@ export function proxyEnv(env: Env) {
     httpProxy: env.http_proxy || env.HTTP_PROXY || undefined,
     httpsProxy: env.https_proxy || env.HTTPS_PROXY || undefined,
     noProxy: env.no_proxy || env.NO_PROXY || undefined,
+    // The spelling in use, for a message about it.
+    names: {
+      http: env.http_proxy ? 'http_proxy' : 'HTTP_PROXY',
+      https: env.https_proxy ? 'https_proxy' : 'HTTPS_PROXY',
+    },
   };
 }
 
 /** A proxy setting as a URL: one without a scheme (`proxy.corp:3128`) is http://, as curl
  * takes it (the URL parser would read `proxy.corp:` as a scheme); undefined when it is not
- * an http(s) URL. */
+ * an http(s) URL of a host, a port and perhaps a user and password (undici refuses a path, a
+ * query or an escape that does not decode, with an error that would read as a bug). */
 function proxyUrl(value: string): URL | undefined {
   const url = URL.parse(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
-  return url && (url.protocol === 'http:' || url.protocol === 'https:') ? url : undefined;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return undefined;
+  if (url.pathname !== '/' || url.search !== '' || url.hash !== '') return undefined;
+  try {
+    decodeURIComponent(url.username);
+    decodeURIComponent(url.password);
+  } catch {
+    return undefined;
+  }
+  return url;
 }
 
 export class Transport {
@@ -100,13 +114,15 @@ export class Transport {
   ): Promise<Dispatcher> {
     if (!this.proxied) {
       for (const [name, value] of [
-        ['HTTPS_PROXY', proxies.httpsProxy],
-        ['HTTP_PROXY', proxies.httpProxy],
+        [proxies.names.https, proxies.httpsProxy],
+        [proxies.names.http, proxies.httpProxy],
       ] as const) {
         if (value !== undefined && proxyUrl(value) === undefined) {
           // A proxy URL often holds a password: it is not repeated on the screen.
           const shown = JSON.stringify(withoutUserinfo(value));
-          throw new FlagError(`${name} is not a valid http:// or https:// URL: ${shown}`);
+          throw new FlagError(
+            `${name} must be a proxy's http:// or https:// URL (host, port, perhaps user:password@; no path): ${shown}`,
+          );
         }
       }
       // Bundled, a CommonJS module comes back as its `default`.

@@ -167,6 +167,10 @@ describe('a request through a proxy', () => {
     // A password with a character a URL reserves is the usual reason it does not parse.
     ['http://bob:se/cret@proxy.corp:8080', 'http://****@proxy.corp:8080'],
     ['http://bob:se#cr?et@proxy.corp:8080', 'http://****@proxy.corp:8080'],
+    // Parsed as host "bob", port 12 and a path: undici refused it as an internal error.
+    ['http://bob:12/34@proxy.corp:8080', 'http://****@proxy.corp:8080'],
+    // An escape that does not decode: undici's decodeURIComponent threw "URI malformed".
+    ['http://bob:pa%zz@proxy.corp:8080', 'http://****@proxy.corp:8080'],
   ])(
     'does not repeat the password of a proxy setting that is not a URL (%s)',
     async (proxy, shown) => {
@@ -176,20 +180,28 @@ describe('a request through a proxy', () => {
       expect(result).toEqual({
         code: 2,
         stdout: '',
-        stderr: `error: HTTPS_PROXY is not a valid http:// or https:// URL: "${shown}"\n`,
+        stderr: `error: HTTPS_PROXY must be a proxy's http:// or https:// URL (host, port, perhaps user:password@; no path): "${shown}"\n`,
         prompts: [],
       });
     },
   );
 
-  it('refuses a proxy setting that is not a URL: exit 2, nothing sent', async () => {
+  it.each([
+    ['HTTPS_PROXY', 'not a url'],
+    // A path, a query or a fragment: undici refused them with "internal error: invalid url".
+    ['HTTPS_PROXY', 'http://proxy.corp:3128/path'],
+    ['HTTPS_PROXY', 'http://proxy.corp:3128/?x'],
+    ['HTTPS_PROXY', 'socks5://proxy.corp:1080'],
+    // Named as it was spelt.
+    ['https_proxy', 'http://proxy.corp:3128/path'],
+  ])('refuses %s=%s, which is no proxy URL: exit 2, nothing sent', async (name, value) => {
     const result = await run(['pets', 'list'], {
-      env: baseEnv({ STORE_API_KEY: KEY, HTTPS_PROXY: 'not a url' }),
+      env: baseEnv({ STORE_API_KEY: KEY, [name]: value }),
     });
     expect(result).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'error: HTTPS_PROXY is not a valid http:// or https:// URL: "not a url"\n',
+      stderr: `error: ${name} must be a proxy's http:// or https:// URL (host, port, perhaps user:password@; no path): ${JSON.stringify(value)}\n`,
       prompts: [],
     });
   });
