@@ -35,14 +35,18 @@ export const command = defineCommand({
     apiKey: {
       flags: '--api-key <key>',
       description: 'the key clients must send',
-      // The sandbox matches one word after `Bearer `: a key with white space in it would be
-      // accepted here and refused on every request.
+      // The sandbox matches one word after `Bearer `, and a client sends only what a header
+      // value may hold: a key with white space, a control character or a character beyond
+      // Latin-1 would be accepted here and never sent or matched.
       schema: z._default(
         z
           .string()
           .check(
             z.minLength(1, '--api-key must not be empty'),
-            z.regex(/^\S*$/, '--api-key must not contain white space'),
+            z.regex(
+              /^[\x21-\x7e\u0080-\u00ff]*$/,
+              '--api-key must be one word of printable characters (no white space or control characters, nothing beyond Latin-1)',
+            ),
           ),
         'sandbox',
       ),

@@ -82,7 +82,19 @@ describe('store sandbox', () => {
   });
 
   it.each([
-    [['--api-key', 'my key'], '--api-key must not contain white space'],
+    [
+      ['--api-key', 'my key'],
+      '--api-key must be one word of printable characters (no white space or control characters, nothing beyond Latin-1)',
+    ],
+    // A control character, or one beyond Latin-1: no client could send it in a header.
+    [
+      ['--api-key', 'ab\u0001cd'],
+      '--api-key must be one word of printable characters (no white space or control characters, nothing beyond Latin-1)',
+    ],
+    [
+      ['--api-key', 'key\u20ac'],
+      '--api-key must be one word of printable characters (no white space or control characters, nothing beyond Latin-1)',
+    ],
     [['--api-key', ''], '--api-key must not be empty'],
     [['--data', ''], '--data needs a file name (got "")'],
   ])('refuses %j with exit 2 before it starts', async (flags, message) => {
