@@ -83,13 +83,12 @@ export class Transport {
     this.proxies = proxyEnv(options.env);
   }
 
-  /** The proxy a request to `url` goes through: https_proxy for https, http_proxy for http
-   * (undici would send https through http_proxy when only that is set; curl and Node do not);
-   * none for loopback. no_proxy is undici's to apply. */
-  private proxyFor(url: URL): URL | undefined {
+  /** The proxy setting a request to `url` goes through: https_proxy for https, http_proxy for
+   * http (undici would send https through http_proxy when only that is set; curl and Node do
+   * not); none for loopback. no_proxy is undici's to apply. */
+  private proxySetting(url: URL): string | undefined {
     if (isLoopbackHost(url.hostname)) return undefined;
-    const value = url.protocol === 'https:' ? this.proxies.httpsProxy : this.proxies.httpProxy;
-    return value === undefined ? undefined : proxyUrl(value);
+    return url.protocol === 'https:' ? this.proxies.httpsProxy : this.proxies.httpProxy;
   }
 
   /** Loopback never goes through a proxy; everything else honours *_proxy / no_proxy. undici's
@@ -100,8 +99,7 @@ export class Transport {
       headersTimeout: this.options.timeoutMs,
       bodyTimeout: this.options.timeoutMs,
     };
-    const value = url.protocol === 'https:' ? this.proxies.httpsProxy : this.proxies.httpProxy;
-    if (isLoopbackHost(url.hostname) || value === undefined) {
+    if (this.proxySetting(url) === undefined) {
       this.direct ??= new Agent(limits);
       return this.direct;
     }
@@ -186,7 +184,8 @@ export class Transport {
       }
       if (error instanceof ResponseError || error instanceof FlagError) throw error;
       if (timeout.signal.aborted) throw timeoutError(out.url, timeoutMs, error, progress.started);
-      const proxy = dispatcher === this.proxied ? this.proxyFor(out.url) : undefined;
+      const setting = dispatcher === this.proxied ? this.proxySetting(out.url) : undefined;
+      const proxy = setting === undefined ? undefined : proxyUrl(setting);
       throw networkError(out.url, error, timeoutMs, progress.started, proxy);
     } finally {
       clearTimeout(timer);
