@@ -10,6 +10,15 @@ import { BIN, collect, processEnv } from '../helpers/process.js';
 
 const CREATED = '{"id":1,"name":"a","categoryId":1}';
 const ANIMAL = '{"name":"a","categoryId":1}\n';
+/** Bulk add (--json) stopped by Ctrl-C once its one input was created: by the signal, with
+ * the resume point on stderr as a JSON error line. */
+const STOPPED_AFTER_ONE = {
+  code: null,
+  signal: 'SIGINT',
+  stdout: `${CREATED}\n`,
+  stderr:
+    '{"error":{"code":"interrupted","message":"interrupted: inputs after 1 were not sent; resume with --skip 1","status":null}}\n',
+};
 
 /** `store args` as a process (stdin a pipe the test holds), killed after the test should it
  * still run; what it wrote so far is readable while it runs. */
@@ -69,13 +78,7 @@ describe('Ctrl-C', () => {
     child.kill('SIGINT');
     // The read cannot be cancelled and holds the process: once its report is written, it ends
     // by the signal (a shell's $? is 130).
-    expect(await ended).toEqual({
-      code: null,
-      signal: 'SIGINT',
-      stdout: `${CREATED}\n`,
-      stderr:
-        '{"error":{"code":"interrupted","message":"interrupted: inputs after 1 were not sent; resume with --skip 1","status":null}}\n',
-    });
+    expect(await ended).toEqual(STOPPED_AFTER_ONE);
   });
 
   it('a second Ctrl-C ends bulk add at once while it waits for requests in flight', async () => {
@@ -102,13 +105,7 @@ describe('Ctrl-C', () => {
     child.stdin.write(ANIMAL);
     await until(() => seen.stdout.includes('\n'));
     child.kill('SIGINT');
-    expect(await ended).toEqual({
-      code: null,
-      signal: 'SIGINT',
-      stdout: `${CREATED}\n`,
-      stderr:
-        '{"error":{"code":"interrupted","message":"interrupted: inputs after 1 were not sent; resume with --skip 1","status":null}}\n',
-    });
+    expect(await ended).toEqual(STOPPED_AFTER_ONE);
   });
 
   it('ends a command by the signal received (SIGTERM too), once its output is written', async () => {
