@@ -118,10 +118,13 @@ export function createContext(
     options,
     signal,
     config: () => {
-      config ??= ConfigFile.open(configDir(env), { signal }).then((file) => {
-        for (const line of file.warnings) warn(line);
-        return file;
-      });
+      // configDir may throw (no home folder): a rejected promise, as for an unreadable file.
+      config ??= Promise.resolve()
+        .then(() => ConfigFile.open(configDir(env), { signal }))
+        .then((file) => {
+          for (const line of file.warnings) warn(line);
+          return file;
+        });
       return config;
     },
     profile: () => {

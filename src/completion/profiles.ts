@@ -14,10 +14,12 @@ import type { Env } from '../io.js';
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The built-in profiles, then those in `dir`/config.json. */
-export function completionProfiles(dir: string): string[] {
+/** The built-in profiles, then those in the config folder’s config.json. */
+export function completionProfiles(env: Env): string[] {
   let data: unknown;
   try {
+    // No config folder to be found (no home folder) is one more config that cannot be read.
+    const dir = configDir(env);
     const { text } = readTrustedConfig(dir, join(dir, 'config.json'));
     data = text === undefined ? undefined : JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch {
@@ -30,7 +32,7 @@ export function completionProfiles(dir: string): string[] {
 
 /** What `store __complete profiles` prints: one profile name per line. */
 export function profileCompletions(env: Env): string {
-  return completionProfiles(configDir(env))
+  return completionProfiles(env)
     .map((name) => `${name}\n`)
     .join('');
 }

@@ -1,17 +1,41 @@
 // Where config.json lives. Apart from file.ts (which loads zod) so that the completion of
 // profile names, run on every TAB, stays cheap.
-const { homedir } = process.getBuiltinModule('node:os');
-const { join } = process.getBuiltinModule('node:path');
+// The module object, not its function: a test stands in for the user database.
+const os = process.getBuiltinModule('node:os');
+const { isAbsolute, join } = process.getBuiltinModule('node:path');
 
+import { ConfigError } from '../errors.js';
 import type { Env } from '../io.js';
 
-/** STORE_CONFIG_DIR, else the platform's config folder (XDG on Linux). */
+/**
+ * STORE_CONFIG_DIR, else the platform's config folder (XDG on Linux). Never a folder relative
+ * to the current one, which would save the key in whatever folder store runs from: a relative
+ * XDG_CONFIG_HOME is ignored (as the XDG specification says), and a home folder that cannot be
+ * told is a ConfigError.
+ */
 export function configDir(env: Env, platform: NodeJS.Platform = process.platform): string {
   if (env.STORE_CONFIG_DIR) return env.STORE_CONFIG_DIR;
-  const home = env.HOME || homedir();
+  const home = homeDir(env);
   if (platform === 'darwin') return join(home, 'Library', 'Preferences', 'store');
   if (platform === 'win32') {
     return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'store', 'Config');
   }
-  return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'store');
+  const xdg = env.XDG_CONFIG_HOME;
+  return join(xdg && isAbsolute(xdg) ? xdg : join(home, '.config'), 'store');
+}
+
+/** HOME when it is a full path, else the user's home in the system's user database. */
+function homeDir(env: Env): string {
+  if (env.HOME && isAbsolute(env.HOME)) return env.HOME;
+  let home = '';
+  try {
+    home = os.userInfo().homedir;
+  } catch {
+    // A uid with no entry in the user database (a container's --user): no home to be found.
+  }
+  if (home && isAbsolute(home)) return home;
+  const set = env.HOME === undefined ? 'HOME is not set' : `HOME is ${JSON.stringify(env.HOME)}`;
+  throw new ConfigError(
+    `cannot tell where your config folder is (${set}, and this user has no home folder in the system's user database): set HOME, or STORE_CONFIG_DIR to the folder for config.json`,
+  );
 }

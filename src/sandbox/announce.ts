@@ -28,20 +28,23 @@ export async function announceSandbox(
   let recorded = false;
   // The record is only ever read for a loopback URL: the key must not go elsewhere.
   if (isLoopbackHost(new URL(url).hostname)) {
-    const dir = configDir(env);
+    let dir: string | undefined;
     try {
-      const published = await publishSandbox(dir, url);
+      const found = configDir(env);
+      dir = found;
+      const published = await publishSandbox(found, url);
       recorded = true;
       withdraw = async () => {
         try {
           await published.remove();
         } catch (error) {
-          warn(`warning: could not remove the sandbox record in ${dir}: ${reason(error)}`);
+          warn(`warning: could not remove the sandbox record in ${found}: ${reason(error)}`);
         }
       };
     } catch (error) {
+      const where = dir === undefined ? '' : ` in ${dir}`;
       warn(
-        `warning: could not record the sandbox in ${dir} (${reason(error)}); \`store -p sandbox\` will not find it on another port`,
+        `warning: could not record the sandbox${where} (${reason(error)}); \`store -p sandbox\` will not find it on another port`,
       );
     }
   }

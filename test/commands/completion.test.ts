@@ -1,12 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { defineCommand } from '../../src/commands/define.js';
 import { fileFlag, switchFlag } from '../../src/commands/flags.js';
 import { completionModel } from '../../src/completion/model.js';
 import { SCRIPT_FILES, SHELLS } from '../../src/completion/shells.js';
 import * as z from '../../src/zod.js';
+import { afterThisTest } from '../helpers/cleanup.js';
 import { configSetup, run, tempDir } from '../helpers/cli.js';
 import { modulesLoaded } from '../helpers/process.js';
 import { programTree, visibleNames } from '../helpers/tree.js';
@@ -153,6 +154,21 @@ describe('store __complete profiles', () => {
     });
     // Completion only reads: the broken file is left as it was.
     if (content !== undefined) expect(readFileSync(file, 'utf8')).toBe(content);
+  });
+
+  it('still offers the built-ins, quietly, with no home folder to find the config in', async () => {
+    const os = process.getBuiltinModule('node:os');
+    const userInfo = vi.spyOn(os, 'userInfo').mockImplementation(() => {
+      throw new Error('uv_os_homedir returned ENOENT');
+    });
+    afterThisTest(() => userInfo.mockRestore());
+    const result = await run(['__complete', 'profiles'], { env: { TERM: 'dumb' } });
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'production\nstaging\nsandbox\n',
+      stderr: '',
+      prompts: [],
+    });
   });
 
   it('is hidden from help', async () => {

@@ -1,7 +1,8 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { configDir } from '../../src/config/dir.js';
+import { afterThisTest } from '../helpers/cleanup.js';
 import {
   baseEnv,
   readConfig,
@@ -293,6 +294,48 @@ describe('where config.json lives', () => {
     expect(configDir(env, 'darwin')).toBe('/Users/ann/Library/Preferences/store');
     expect(configDir(env, 'win32')).toBe(join(env.APPDATA, 'store', 'Config'));
     expect(configDir({ HOME: '/home/ann' }, 'linux')).toBe('/home/ann/.config/store');
+  });
+});
+
+describe('a home folder that cannot be told', () => {
+  const os = process.getBuiltinModule('node:os');
+  const MESSAGE = (set: string) =>
+    `cannot tell where your config folder is (${set}, and this user has no home folder in the system's user database): set HOME, or STORE_CONFIG_DIR to the folder for config.json`;
+
+  it('is never the current folder: an empty or relative HOME means the user database’s home', () => {
+    const home = os.userInfo().homedir;
+    expect(configDir({ HOME: '' }, 'linux')).toBe(join(home, '.config', 'store'));
+    expect(configDir({ HOME: 'ann' }, 'linux')).toBe(join(home, '.config', 'store'));
+    expect(configDir({ HOME: '' }, 'darwin')).toBe(join(home, 'Library', 'Preferences', 'store'));
+  });
+
+  it('ignores a relative XDG_CONFIG_HOME, as the XDG specification says', () => {
+    expect(configDir({ HOME: '/home/ann', XDG_CONFIG_HOME: 'cfg' }, 'linux')).toBe(
+      '/home/ann/.config/store',
+    );
+    expect(configDir({ HOME: '/home/ann', XDG_CONFIG_HOME: '/xdg' }, 'linux')).toBe('/xdg/store');
+  });
+
+  it('with no HOME and no entry in the user database, is a one-line error, exit 1, nothing sent', async () => {
+    const userInfo = vi.spyOn(os, 'userInfo').mockImplementation(() => {
+      throw new Error('uv_os_homedir returned ENOENT');
+    });
+    afterThisTest(() => userInfo.mockRestore());
+    expect(() => configDir({ HOME: '' }, 'linux')).toThrow(MESSAGE('HOME is ""'));
+    // The URL and key from the environment: the current profile is still the config's to say.
+    const env = { TERM: 'dumb', STORE_BASE_URL: 'https://api.example.test/v1', STORE_API_KEY: KEY };
+    const result = await run(['pets', 'list'], { env });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: ${MESSAGE('HOME is not set')}\n`,
+      prompts: [],
+    });
+    expect(await run(['profile', 'list', '--json'], { env })).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: `${JSON.stringify({ error: { code: 'config_error', message: MESSAGE('HOME is not set'), status: null } })}\n`,
+    });
   });
 });
 

@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resolveProfile } from '../../src/config/profiles.js';
 import {
   publishSandbox,
@@ -22,6 +22,7 @@ import {
   startTime,
 } from '../../src/config/sandbox-record.js';
 import { announceSandbox } from '../../src/sandbox/announce.js';
+import { afterThisTest } from '../helpers/cleanup.js';
 import { BIN, processEnv } from '../helpers/process.js';
 import { cleanup, tempDir } from './helpers.js';
 
@@ -270,6 +271,22 @@ describe('announceSandbox', () => {
       ),
     ]);
     await expect(announced.withdraw()).resolves.toBeUndefined();
+  });
+
+  it('says so when there is no config folder to be found (no home folder)', async () => {
+    const os = process.getBuiltinModule('node:os');
+    const userInfo = vi.spyOn(os, 'userInfo').mockImplementation(() => {
+      throw new Error('uv_os_homedir returned ENOENT');
+    });
+    afterThisTest(() => userInfo.mockRestore());
+    const warnings: string[] = [];
+    const announced = await announceSandbox({}, URL_A, 'sandbox', (line) => warnings.push(line));
+    expect(announced.readyLine).toBe(
+      `Sandbox ready: STORE_BASE_URL=${URL_A} store -p sandbox pets list`,
+    );
+    expect(warnings).toEqual([
+      "warning: could not record the sandbox (cannot tell where your config folder is (HOME is not set, and this user has no home folder in the system's user database): set HOME, or STORE_CONFIG_DIR to the folder for config.json); `store -p sandbox` will not find it on another port",
+    ]);
   });
 
   it('writes no record for a URL that is not loopback', async () => {
