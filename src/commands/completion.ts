@@ -31,8 +31,9 @@ export const command = defineCommand({
     },
   },
   examples: [
-    'store completion zsh > ~/.zfunc/_store',
-    'store completion fish > ~/.config/fish/completions/store.fish',
+    // The folders are made: a fresh account has neither until fish's first session.
+    'mkdir -p ~/.zfunc && store completion zsh > ~/.zfunc/_store',
+    'mkdir -p ~/.config/fish/completions && store completion fish > ~/.config/fish/completions/store.fish',
     'source <(store completion bash)',
   ],
   run: (opts, ctx, invoked) => run(opts, ctx, rootOf(invoked)),
