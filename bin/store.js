@@ -242,6 +242,54 @@ function binaryAsset(name) {
 }
 
 /**
+ * V8 checks a code cache's header and length, not the code in it: a cache damaged on the disk
+ * crashed every start of its command (a V8 fatal error, or a segmentation fault) until it was
+ * deleted. So a cache is written with a checksum of its bytes in its last four, and one whose
+ * checksum differs is not given to V8 (and is replaced once the command has succeeded).
+ */
+function withChecksum(data) {
+  const sum = Buffer.alloc(4);
+  sum.writeUInt32LE(checksum(data));
+  return Buffer.concat([data, sum]);
+}
+
+/** The cache without its checksum, or undefined when the checksum differs. */
+function intact(file) {
+  const end = file.length - 4;
+  if (end > 0 && checksum(file.subarray(0, end)) === file.readUInt32LE(end)) {
+    return file.subarray(0, end);
+  }
+  return undefined;
+}
+
+/**
+ * FNV-1a over the bytes as little-endian 32-bit words (the last zero-padded), then the length.
+ * In WebAssembly: ≈0.3 ms for a 560 KB cache, where loading node:zlib for its crc32 took ≈1 ms
+ * and the same loop in JavaScript ≈2 ms, most of it before V8 optimised it. The module is:
+ *   (module (memory (export "m") 1)
+ *     (func (export "h") (param $n i32) (result i32) (local $i i32) (local $h i32)
+ *       (local.set $h (i32.const 0x811c9dc5))
+ *       (block $done (loop $next
+ *         (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+ *         (local.set $h (i32.mul (i32.xor (local.get $h) (i32.load (local.get $i)))
+ *                                (i32.const 0x01000193)))
+ *         (local.set $i (i32.add (local.get $i) (i32.const 4)))
+ *         (br $next)))
+ *       (local.get $h)))
+ */
+const FNV_WASM =
+  'AGFzbQEAAAABBgFgAX8BfwMCAQAFAwEAAQcJAgFtAgABaAAACjYBNAECf0HFu/KIeCECAkADQCABIABPDQEgAiABKAIAc0GTg4AIbCECIAFBBGohAQwACwsgAgs=';
+
+function checksum(bytes) {
+  const hasher = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(FNV_WASM, 'base64')))
+    .exports;
+  const pages = Math.ceil((bytes.length + 4) / 65536);
+  hasher.m.grow(pages - 1);
+  new Uint8Array(hasher.m.buffer).set(bytes);
+  return (hasher.h((bytes.length + 3) & ~3) ^ bytes.length) >>> 0;
+}
+
+/**
  * Runs a CommonJS file of dist/ with the code cache `key` when there is a valid one; otherwise,
  * once the command has succeeded, saves the code V8 compiled during the run for the next time.
  * The program's `require('./table.cjs')` (and conf.cjs, undici.cjs: scripts/build.js) comes
@@ -259,7 +307,7 @@ function runWithCodeCache(file, key, parent) {
   const cacheFile = dir && path.join(dir, cacheName);
   let cachedData;
   try {
-    if (cacheFile) cachedData = fs.readFileSync(cacheFile);
+    if (cacheFile) cachedData = intact(fs.readFileSync(cacheFile));
   } catch (_error) {
     // None yet.
   }
@@ -273,7 +321,7 @@ function runWithCodeCache(file, key, parent) {
       // add): V8 would refuse a cache made under other flags at every later start.
       if (code !== 0 || globalThis[Symbol.for('store.v8FlagsChanged')]) return;
       try {
-        writeAtomically(cacheFile, script.createCachedData());
+        writeAtomically(cacheFile, withChecksum(script.createCachedData()));
         removeStale(dir, cacheName);
       } catch (_error) {
         // No cache then: only start-up time is lost.

@@ -183,6 +183,25 @@ describe('the code cache', () => {
     expect(readFileSync(file).length).toBeGreaterThan(1000);
   });
 
+  it('does not give V8 a cache damaged inside (V8 checks only its header): replaced, the command runs', async () => {
+    const home = tempDir();
+    const dir = madeCacheDir(home);
+    const file = join(dir, cacheName('profile-list-json'));
+    await listProfiles(envWith(home));
+    const made = readFileSync(file);
+    // Bytes past the header changed on the disk: V8 took such a cache and crashed (exit 133,
+    // "Fatal error … unreachable code", or 139), at every start until it was deleted.
+    for (const at of [0.25, 0.5, 0.75]) {
+      const damaged = Buffer.from(made);
+      const from = Math.floor(damaged.length * at);
+      for (let i = from; i < from + 64; i += 1) damaged[i] = (damaged[i] as number) ^ 0x5a;
+      writeFileSync(file, damaged, { mode: 0o600 });
+      await listProfiles(envWith(home));
+      expect(readFileSync(file).equals(damaged)).toBe(false);
+      expect(readFileSync(file).length).toBeGreaterThan(1000);
+    }
+  });
+
   it('drops the caches of other builds written over a week ago when it writes one', async () => {
     const home = tempDir();
     const dir = madeCacheDir(home);
