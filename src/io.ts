@@ -3,8 +3,9 @@
 import type { Readable, Writable } from 'node:stream';
 
 const { getSystemErrorMessage } = process.getBuiltinModule('node:util');
+const { isUtf8 } = process.getBuiltinModule('node:buffer');
 
-import { CancelledError } from './errors.js';
+import { CancelledError, FlagError } from './errors.js';
 import { StatusBoard, type StatusLine } from './render/status.js';
 
 export type { StatusLine };
@@ -40,8 +41,8 @@ export interface IOStreams {
   waiting(label: string): () => void;
   /** Erases the status line for good (the program is ending). */
   clearStatus(): void;
-  /** Reads stdin to its end as UTF-8. */
-  readStdin(signal?: AbortSignal): Promise<string>;
+  /** Reads stdin to its end as UTF-8 text, within `limit`. */
+  readStdin(limit: TextLimit, signal?: AbortSignal): Promise<string>;
   /** Asks for a secret on the terminal without echoing it. */
   promptSecret(question: string, signal?: AbortSignal): Promise<string>;
   /** Asks for one line on the terminal, echoed as typed; Ctrl-C or Ctrl-D: CancelledError. */
@@ -62,17 +63,48 @@ export function statusLineAllowed(isTTY: boolean, env: Env): boolean {
   return isTTY && env.TERM !== 'dumb';
 }
 
-export async function readAll(stream: Readable, signal?: AbortSignal): Promise<string> {
-  return (await readAllBytes(stream, signal)).toString('utf8');
+/** The most a command reads from a stream, and what it says past that. */
+export interface ReadLimit {
+  maxBytes: number;
+  tooLarge: string;
 }
 
-/** Reads a stream to its end as bytes (a body to send as it is: `store api --input -`).
- * Ctrl-C ends it at once, and destroys the stream. */
-export async function readAllBytes(stream: Readable, signal?: AbortSignal): Promise<Buffer> {
+/** A text read whole, and what is said when its bytes are not UTF-8. */
+export interface TextLimit extends ReadLimit {
+  notText: string;
+}
+
+/** Reads a stream to its end as UTF-8 text: bytes that are not UTF-8 are a usage error, not
+ * text with U+FFFD where a Latin-1 export had its letters. */
+export async function readAll(
+  stream: Readable,
+  limit: TextLimit,
+  signal?: AbortSignal,
+): Promise<string> {
+  const bytes = await readAllBytes(stream, limit, signal);
+  if (!isUtf8(bytes)) throw new FlagError(limit.notText);
+  return bytes.toString('utf8');
+}
+
+/** Reads a stream to its end as bytes (a body to send as it is: `store api --input -`), at
+ * most `limit.maxBytes`: past that a usage error at once, the stream destroyed (/dev/zero, a
+ * `yes` would fill the memory). Ctrl-C ends it at once, and destroys the stream. */
+export async function readAllBytes(
+  stream: Readable,
+  limit: ReadLimit,
+  signal?: AbortSignal,
+): Promise<Buffer> {
   const reading = (async () => {
     const chunks: Buffer[] = [];
+    let size = 0;
     for await (const chunk of stream) {
-      chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+      const bytes: Buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      size += bytes.length;
+      if (size > limit.maxBytes) {
+        stream.destroy();
+        throw new FlagError(limit.tooLarge);
+      }
+      chunks.push(bytes);
     }
     return Buffer.concat(chunks);
   })();
@@ -155,7 +187,7 @@ export interface IOParts {
   /** Widths of stdout's and stderr's terminals, read when needed (a terminal can be resized). */
   columns: () => number;
   stderrColumns: () => number;
-  readStdin: (signal?: AbortSignal) => Promise<string>;
+  readStdin: (limit: TextLimit, signal?: AbortSignal) => Promise<string>;
   promptSecret: (question: string, signal?: AbortSignal) => Promise<string>;
   /** Absent where nothing can be asked: a prompt is then cancelled. */
   prompt?: (question: string, signal?: AbortSignal) => Promise<string>;
@@ -278,7 +310,7 @@ export function systemIO(proc: SystemProcess): IOStreams {
     statusLine: statusLineAllowed(stderrIsTTY, proc.env),
     columns: () => terminalColumns(proc.env, proc.stdout),
     stderrColumns: () => terminalColumns(proc.env, proc.stderr),
-    readStdin: (signal) => readAll(proc.stdin, signal),
+    readStdin: (limit, signal) => readAll(proc.stdin, limit, signal),
     // The prompts are loaded when asked: most commands never prompt.
     promptSecret: async (question, signal) =>
       (await import('./prompt.js')).promptHidden(proc.stdin, proc.stderr, question, signal),

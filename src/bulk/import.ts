@@ -87,6 +87,8 @@ export class RateLimiter {
   }
 }
 
+const NEWLINE = Buffer.from('\n');
+
 /** The inputs not created, as they were given, one per line: a file to run again. */
 class FailedFile {
   private readonly fd: number;
@@ -108,7 +110,8 @@ class FailedFile {
     if (this.error) return;
     const text = 'value' in input ? stringifyJson(input.value) : input.line;
     try {
-      if (text !== undefined) writeSync(this.fd, `${text}\n`);
+      if (typeof text === 'string') writeSync(this.fd, `${text}\n`);
+      else if (text !== undefined) writeSync(this.fd, Buffer.concat([text, NEWLINE]));
     } catch (error) {
       this.error = error as NodeJS.ErrnoException;
     }

@@ -2,6 +2,9 @@
 // grow with the file), or one JSON document (an object or an array) read whole. A line is
 // never held beyond MAX_LINE_BYTES: a longer one is that input's failure, not a crash.
 import type { Readable } from 'node:stream';
+
+const { isUtf8 } = process.getBuiltinModule('node:buffer');
+
 import { CliError, ExitCode, FlagError } from '../errors.js';
 import { parseJson } from '../json.js';
 
@@ -10,10 +13,17 @@ export const MAX_LINE_BYTES = 1024 * 1024;
 /** A JSON document (not NDJSON) is read whole: bounded so that /dev/zero cannot exhaust memory. */
 export const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
 
-/** The n-th input (1-based): its value, or why it cannot be used. `line` is its text. */
+/** The n-th input (1-based): its value, or why it cannot be used. `line` is its text (its
+ * bytes when they are not UTF-8: --failed writes them back as they were). */
 export type Input =
   | { n: number; value: unknown; line?: string }
-  | { n: number; error: CliError; line?: string };
+  | { n: number; error: CliError; line?: string | Buffer };
+
+/** A line whose bytes are not UTF-8 (a Latin-1 export): decoded, it would hold U+FFFD where
+ * its letters were, and be sent so. */
+interface NotUtf8 {
+  notUtf8: Buffer;
+}
 
 const EXPECTED = 'expected a JSON object, a JSON array or NDJSON';
 
@@ -23,18 +33,19 @@ export function rejected(code: string, message: string): CliError {
 
 /** Lines of a stream, split on \n (a \r before it dropped); a line over `max` bytes comes
  * back as `{ tooLong }` as soon as it passes `max` (its end may never come: /dev/zero), and the
- * rest of it is skipped without being kept. */
+ * rest of it is skipped without being kept; one that is not UTF-8 as `{ notUtf8 }`. */
 export async function* lines(
   stream: Readable,
   max: () => number = () => MAX_LINE_BYTES,
-): AsyncGenerator<string | { tooLong: number }> {
+): AsyncGenerator<string | { tooLong: number } | NotUtf8> {
   let held: Buffer[] = [];
   let size = 0;
   let skipping = false;
-  const line = (): string | { tooLong: number } => {
-    const text = Buffer.concat(held).toString('utf8').replace(/\r$/, '');
+  const line = (): string | NotUtf8 => {
+    let bytes = Buffer.concat(held);
     held = [];
-    return text;
+    if (bytes.at(-1) === 13) bytes = bytes.subarray(0, -1);
+    return isUtf8(bytes) ? bytes.toString('utf8') : { notUtf8: bytes };
   };
   for await (const raw of stream) {
     let chunk: Buffer = typeof raw === 'string' ? Buffer.from(raw) : raw;
@@ -81,6 +92,20 @@ export async function* readInputs(
   const limit = () => (mode === 'ndjson' ? MAX_LINE_BYTES : maxDocumentBytes);
   for await (const next of lines(stream, limit)) {
     lineNo += 1;
+    if (typeof next !== 'string' && 'notUtf8' in next) {
+      // Inside NDJSON, that input's failure; anywhere else nothing is sent (a document's
+      // inputs are only known at its end; a first line may begin either).
+      if (mode !== 'ndjson') {
+        throw new FlagError(`--file: line ${lineNo} is not UTF-8 text; nothing was sent`);
+      }
+      n += 1;
+      yield {
+        n,
+        line: next.notUtf8,
+        error: rejected('invalid_encoding', `line ${lineNo} is not UTF-8 text`),
+      };
+      continue;
+    }
     if (typeof next !== 'string') {
       if (mode !== 'ndjson') {
         throw new FlagError(

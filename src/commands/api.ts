@@ -2,13 +2,15 @@
 // HTTP layer (retries by method, time limits, the body cap, proxies, Ctrl-C). The proof that
 // the layer is general: nothing here is special-cased below this file.
 
+const { isUtf8 } = process.getBuiltinModule('node:buffer');
+
 import type { ApiClient, ApiResponse } from '../api/client.js';
 import { isIdempotent } from '../api/retry.js';
 import { statusText } from '../api/status-text.js';
 import { FILES, words } from '../completion/hints.js';
 import type { Context } from '../context.js';
 import { CancelledError, FlagError, notingMaybeActed } from '../errors.js';
-import { readAllBytes, untilCtrlC } from '../io.js';
+import { readAllBytes } from '../io.js';
 import { parseJson, stringifyJson } from '../json.js';
 import { sanitize } from '../render/sanitize.js';
 import { INT64_MAX, INT64_MIN } from '../schemas.js';
@@ -220,7 +222,15 @@ async function typedValue(text: string, ctx: Context): Promise<unknown> {
   // As typed (`1.50` stays `1.50`, `1e3` stays `1e3`): JSON.stringify writes a raw JSON value
   // as it is, in a body and in a query string alike.
   if (DECIMAL.test(text) && Number.isFinite(Number(text))) return JSON.rawJSON(text);
-  if (text.startsWith('@')) return (await readInput(text.slice(1), ctx)).toString('utf8');
+  if (text.startsWith('@')) {
+    // A JSON string: text, not bytes, which U+FFFD would stand in for.
+    const name = text.slice(1);
+    const bytes = await readInput(name, ctx);
+    if (!isUtf8(bytes)) {
+      throw new FlagError(`-F: ${inputName(name)} is not UTF-8 text; nothing was sent`);
+    }
+    return bytes.toString('utf8');
+  }
   return text;
 }
 
@@ -237,19 +247,29 @@ function queryText(value: unknown): string {
   return typeof value === 'string' ? value : stringifyJson(value);
 }
 
+/** As the response body cap (src/api/transport.ts): a body, not whatever /dev/zero holds. */
+const MAX_INPUT_BYTES = 32 * 1024 * 1024;
+
+const inputName = (file: string) => (file === '-' ? 'stdin' : sanitize(file));
+
 async function readInput(file: string, ctx: Context): Promise<Buffer> {
   // As bytes: a body need not be UTF-8, and is sent as it is.
-  if (file === '-') return readAllBytes(ctx.io.stdin, ctx.signal);
+  const limit = {
+    maxBytes: MAX_INPUT_BYTES,
+    tooLarge: `${inputName(file)} is over ${MAX_INPUT_BYTES / 1024 / 1024} MiB; nothing was sent`,
+  };
+  if (file === '-') return readAllBytes(ctx.io.stdin, limit, ctx.signal);
   try {
     const handle = await openUntilCtrlC(file, ctx.signal);
     try {
-      return await untilCtrlC(handle.readFile(), ctx.signal);
+      // Streamed, so that a FIFO or a device is read only up to the limit.
+      return await readAllBytes(handle.createReadStream({ autoClose: false }), limit, ctx.signal);
     } finally {
       // Not awaited: after Ctrl-C the read may still be waiting for a FIFO's writer.
       handle.close().catch(() => {});
     }
   } catch (error) {
-    if (error instanceof CancelledError) throw error;
+    if (error instanceof CancelledError || error instanceof FlagError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new FlagError(`cannot read ${sanitize(file)}${code ? ` (${code})` : ''}`);
   }

@@ -207,6 +207,41 @@ describe('store api', () => {
     expect(received).toEqual(bytes);
   });
 
+  it('refuses --input over 32 MiB (stdin or a file) with exit 2, nothing sent', async () => {
+    const big = Buffer.alloc(32 * 1024 * 1024 + 1, 'x');
+    const fromStdin = await run(['api', '-X', 'PUT', '/blob', '--input', '-'], {
+      env: env(),
+      stdin: big,
+    });
+    expect(fromStdin).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: stdin is over 32 MiB; nothing was sent\n',
+      prompts: [],
+    });
+    const file = join(tempDir(), 'big.bin');
+    writeFileSync(file, big);
+    const fromFile = await run(['api', '-X', 'PUT', '/blob', '--input', file], { env: env() });
+    expect(fromFile).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: ${file} is over 32 MiB; nothing was sent\n`,
+      prompts: [],
+    });
+  });
+
+  it('refuses -F key=@file whose bytes are not UTF-8 text (a JSON string), nothing sent', async () => {
+    const file = join(tempDir(), 'name.txt');
+    writeFileSync(file, Buffer.from('Caf\xe9', 'latin1'));
+    const result = await run(['api', '/pets', '-F', `name=@${file}`], { env: env() });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: -F: ${file} is not UTF-8 text; nothing was sent\n`,
+      prompts: [],
+    });
+  });
+
   it('prints nothing for an empty reply (204), exit 0', async () => {
     const scope = api().delete('/v1/pets/7').reply(204);
     const result = await run(['api', '-X', 'DELETE', '/pets/7'], { env: env() });

@@ -121,7 +121,7 @@ export function testIO(
     statusLine: statusLineAllowed(tty.stderr === true, env),
     columns,
     stderrColumns: columns,
-    readStdin: (signal) => readAll(stdin, signal),
+    readStdin: (limit, signal) => readAll(stdin, limit, signal),
     spinnerDelayMs: options.spinnerDelayMs,
     promptSecret: async (question) => {
       prompts.push(question);

@@ -27,6 +27,13 @@ export const command = defineCommand({
   run,
 });
 
+/** Far beyond any key: a file given by mistake (or /dev/zero) is not read whole. */
+const KEY_ON_STDIN = {
+  maxBytes: 64 * 1024,
+  tooLarge: 'the key on stdin is over 64 KiB; nothing was saved',
+  notText: 'the key on stdin is not UTF-8 text; nothing was saved',
+};
+
 export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
   const profile = await ctx.profile();
@@ -39,7 +46,7 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
   // would otherwise show it on the screen as it is typed, with no prompt saying what to type).
   const key = io.stdinIsTTY
     ? (await io.promptSecret(`API key for profile ${profile.name}: `, ctx.signal)).trim()
-    : (await io.readStdin(ctx.signal)).trim();
+    : (await io.readStdin(KEY_ON_STDIN, ctx.signal)).trim();
   if (key === '') throw new FlagError('the key is empty; nothing was saved');
   if (/\s/.test(key)) throw new FlagError('the key contains white space; nothing was saved');
   // An HTTP header carries visible ASCII only: any other character could never be sent, and

@@ -48,6 +48,13 @@ export async function run(opts: SendOptions, ctx: Context): Promise<void> {
   await renderItem(ctx.io, message, MESSAGE_COLUMNS, ctx.options);
 }
 
+/** Far beyond any message (the sandbox takes bodies up to 1 MiB); `yes |` is not one. */
+const MESSAGE_ON_STDIN = {
+  maxBytes: 1024 * 1024,
+  tooLarge: 'the message on stdin is over 1 MiB; nothing was sent',
+  notText: 'the message on stdin is not UTF-8 text; nothing was sent',
+};
+
 async function messageText(text: string | undefined, ctx: Context): Promise<string> {
   if (text !== undefined && text !== '-') return text;
   // Never wait on a terminal unless asked to with an explicit '-'.
@@ -56,7 +63,7 @@ async function messageText(text: string | undefined, ctx: Context): Promise<stri
   }
   // An explicit '-' at a terminal: say what is awaited, as `pets add --file -` does.
   if (ctx.io.stdinIsTTY) ctx.io.err('Type the message; Ctrl-D to send it\n');
-  return stripNewline(await ctx.io.readStdin(ctx.signal));
+  return stripNewline(await ctx.io.readStdin(MESSAGE_ON_STDIN, ctx.signal));
 }
 
 /** One trailing newline is what `echo` adds; it is not part of the message. */

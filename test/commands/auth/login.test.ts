@@ -15,6 +15,23 @@ import { API, api, KEY, STAGING, unexpected } from '../../helpers/http.js';
 const NEW_KEY = 'new-key-0123456789';
 const PET_PAGE = '[{"id":1,"name":"Rex","categoryId":2,"status":"available"}]';
 
+describe('store auth login --with-key, refused before anything is sent or saved (exit 2)', () => {
+  it.each([
+    ['over 64 KiB (a file piped by mistake)', Buffer.alloc(64 * 1024 + 1, 'k'), 'over 64 KiB'],
+    ['not UTF-8', Buffer.from('key-\xe9-0123456789', 'latin1'), 'not UTF-8 text'],
+  ])('a key on stdin %s', async (_what, stdin, said) => {
+    const { env, file } = setup();
+    const result = await run(['auth', 'login', '--with-key'], { env, stdin });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: the key on stdin is ${said}; nothing was saved\n`,
+      prompts: [],
+    });
+    expect(existsSync(file)).toBe(false);
+  });
+});
+
 describe('store auth login', () => {
   it('reads the key from stdin, checks it with one GET /pets?limit=1 and saves it (0600 in a 0700 folder)', async () => {
     const { dir, env, file } = setup({ STORE_API_KEY: KEY }, true);

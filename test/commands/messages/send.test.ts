@@ -54,6 +54,32 @@ describe('store messages send', () => {
     });
   });
 
+  it.each([
+    [
+      'not UTF-8 (a Latin-1 file)',
+      Buffer.from('Caf\xe9 ouvert\n', 'latin1'),
+      'the message on stdin is not UTF-8 text; nothing was sent',
+    ],
+    [
+      'over 1 MiB (`yes |`)',
+      Buffer.alloc(1024 * 1024 + 1, 'y'),
+      'the message on stdin is over 1 MiB; nothing was sent',
+    ],
+  ])('refuses stdin %s with exit 2, nothing sent', async (_what, stdin, message) => {
+    const result = await run(['messages', 'send'], { env: env(), stdin });
+    expect(result).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\n`, prompts: [] });
+  });
+
+  it('sends a message of exactly 1 MiB from stdin', async () => {
+    const text = 'y'.repeat(1024 * 1024);
+    const scope = api()
+      .post('/v1/messages', JSON.stringify({ message: text }))
+      .reply(201, MESSAGE);
+    const result = await run(['messages', 'send', '--json'], { env: env(), stdin: text });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({ code: 0, stdout: `${MESSAGE}\n`, stderr: '', prompts: [] });
+  });
+
   it('never waits on a terminal without an argument', async () => {
     const result = await run(['messages', 'send'], { env: env(), tty: true });
     expect(result).toEqual({

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { baseEnv, run, tempDir } from '../../helpers/cli.js';
@@ -241,6 +241,51 @@ describe('store pets add --file', () => {
         '{"input":2,"error":{"code":"invalid_json","message":"line 2 is not valid JSON","status":null}}\n' +
         `${created(3, 'C', 3)}\n`,
       stderr: '',
+      prompts: [],
+    });
+  });
+
+  it('reports an NDJSON line that is not UTF-8 as that input’s failure, and keeps its bytes in --failed', async () => {
+    // A Latin-1 export: decoded as UTF-8, "Café" became "Caf\uFFFD" and was created so.
+    const dir = tempDir();
+    const file = join(dir, 'pets.ndjson');
+    const latin1 = Buffer.from('{"name":"Caf\xe9","categoryId":2}', 'latin1');
+    writeFileSync(file, Buffer.concat([Buffer.from('{"name":"A","categoryId":1}\n'), latin1]));
+    const failed = join(dir, 'failed.ndjson');
+    const scope = api()
+      .post('/v1/pets', '{"name":"A","categoryId":1}')
+      .reply(201, created(1, 'A', 1));
+    const result = await run(['pets', 'add', '--file', file, '--failed', failed, '--json'], {
+      env: env(),
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 3,
+      stdout:
+        `${created(1, 'A', 1)}\n` +
+        '{"input":2,"error":{"code":"invalid_encoding","message":"line 2 is not UTF-8 text","status":null}}\n',
+      stderr: '',
+      prompts: [],
+    });
+    expect(readFileSync(failed)).toEqual(Buffer.concat([latin1, Buffer.from('\n')]));
+  });
+
+  it.each([
+    ['a JSON array', '[{"name":"Caf\xe9","categoryId":2}]', 1],
+    [
+      'NDJSON whose first line',
+      '{"name":"Caf\xe9","categoryId":2}\n{"name":"A","categoryId":1}',
+      1,
+    ],
+    ['a pretty-printed object', '{\n  "name": "Caf\xe9",\n  "categoryId": 2\n}', 2],
+  ])('refuses %s is not UTF-8 with exit 2, nothing sent', async (_what, text, line) => {
+    const file = join(tempDir(), 'pets.json');
+    writeFileSync(file, Buffer.from(text, 'latin1'));
+    const result = await run(['pets', 'add', '--file', file], { env: env() });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: --file: line ${line} is not UTF-8 text; nothing was sent\n`,
       prompts: [],
     });
   });
