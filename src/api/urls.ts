@@ -4,8 +4,9 @@
 import { quote } from '../config/quote.js';
 import { FlagError } from '../errors.js';
 
-// `localhost.` is the same name, fully qualified (the URL parser keeps the dot).
-const LOOPBACK_HOSTS = new Set(['localhost', 'localhost.', '[::1]']);
+// Not `localhost.`: the system's resolver does not match the hosts file's `localhost` to it,
+// and asks DNS, which may answer any address (the key would go there over plain http).
+const LOOPBACK_HOSTS = new Set(['localhost', '[::1]']);
 
 export function isLoopbackHost(hostname: string): boolean {
   return (

@@ -69,6 +69,15 @@ describe('isLoopbackAddress (store sandbox --host)', () => {
     expect(isLoopbackAddress(address)).toBe(loopback);
   });
 
+  it('does not take `localhost.` for loopback: the resolver asks DNS for it, which may answer any address', () => {
+    expect(isLoopbackAddress('localhost.')).toBe(false);
+    expect(() => checkKeyTarget(new URL('http://localhost.:4010/v1'))).toThrow(
+      new FlagError(
+        'refusing to send the API key over plain HTTP to localhost.:4010; use an https:// URL (plain http is allowed for loopback hosts only)',
+      ),
+    );
+  });
+
   it('lets the key go over plain http to IPv4 loopback written as IPv6, not to another host', () => {
     expect(() => checkKeyTarget(new URL('http://[::ffff:127.0.0.1]:4010/v1'))).not.toThrow();
     expect(() => checkKeyTarget(new URL('http://[::ffff:10.0.0.1]:4010/v1'))).toThrow(FlagError);
