@@ -4,7 +4,15 @@
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Z}]/gu;
 
 export function quote(value: string): string {
-  return JSON.stringify(value).replace(INVISIBLE, (ch) =>
-    ch === ' ' ? ch : `\\u${(ch.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`,
-  );
+  return JSON.stringify(value).replace(INVISIBLE, (ch) => (ch === ' ' ? ch : escaped(ch)));
+}
+
+/** As JSON writes it: one \uXXXX per UTF-16 unit, so a character past U+FFFF (the tag
+ * characters, U+E0001…) is its surrogate pair, which reads back as the same character. */
+function escaped(ch: string): string {
+  let text = '';
+  for (let i = 0; i < ch.length; i += 1) {
+    text += `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  }
+  return text;
 }

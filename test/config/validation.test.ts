@@ -30,6 +30,8 @@ describe('parseBaseUrl', () => {
     ['a bidi override', 'https://x.example/\u202ev1', '"https://x.example/\\u202ev1"'],
     ['a zero-width space', 'https://x.exam\u200bple/v1', '"https://x.exam\\u200bple/v1"'],
     ['a no-break space', 'https://x.example/v1\u00a0', '"https://x.example/v1\\u00a0"'],
+    // Past U+FFFF: its surrogate pair, as JSON writes it (it was `\ue0001`, U+E000 then "1").
+    ['a tag character', 'https://x.example/v1\u{e0001}', '"https://x.example/v1\\udb40\\udc01"'],
   ])('refuses %s (exit 2), quoting it safely', (_what, value, quoted) => {
     const error = thrown(() => parseBaseUrl(value, '--base-url'));
     expect(error).toBeInstanceOf(FlagError);
