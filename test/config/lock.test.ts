@@ -4,9 +4,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { withLock } from '../../src/config/lock.js';
 import { CancelledError, ConfigError } from '../../src/errors.js';
+import { afterThisTest } from '../helpers/cleanup.js';
 import { tempDir } from '../helpers/cli.js';
 
 const TOKEN = '0123456789abcdef';
@@ -158,5 +159,53 @@ describe('withLock', () => {
     await expect(withLock(target, () => 'ran')).rejects.toThrow(
       `${lock} is a FIFO (named pipe), not a lock file of store; remove it`,
     );
+  });
+
+  it('leaves, at its end, a lock another process took meanwhile (it had broken ours as stale)', async () => {
+    const { target, lock } = setup();
+    const other = holder(process.pid, 0, 'fedcba9876543210');
+    await withLock(target, () => writeFileSync(lock, other));
+    // Removing it would let a third process write beside the one holding it now.
+    expect(readFileSync(lock, 'utf8')).toBe(other);
+  });
+
+  it('breaks a lock stamped an hour ahead (the clock was set back since)', async () => {
+    const { target, lock } = setup();
+    writeFileSync(lock, holder(process.pid, -3_600_000));
+    expect(await withLock(target, () => 'ran', { waitMs: 0 })).toBe('ran');
+  });
+
+  it('does not print a lock file’s host name holding control characters', async () => {
+    const { target, lock } = setup();
+    const host = 'x\u001b]0;pwned\u0007';
+    writeFileSync(lock, JSON.stringify({ pid: 1, host, time: Date.now(), token: TOKEN }));
+    await expect(withLock(target, () => 'ran', { waitMs: 0 })).rejects.toThrow(
+      new ConfigError(
+        `the config file is locked by store process 1 on another host (for 0 s); try again, or remove ${lock} if no store command is running`,
+      ),
+    );
+  });
+
+  it('takes no lock and runs nothing once Ctrl-C came, even with the lock free', async () => {
+    const { dir, target } = setup();
+    const error = await withLock(target, () => 'ran', { signal: AbortSignal.abort() }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(CancelledError);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('counts a process of another user (EPERM to signal 0) as running: its lock is waited for', async () => {
+    const { target, lock } = setup();
+    const pid = deadPid();
+    const live = holder(pid);
+    writeFileSync(lock, live);
+    const kill = vi.spyOn(process, 'kill').mockImplementation((target) => {
+      if (target !== pid) return true;
+      throw Object.assign(new Error('kill EPERM'), { code: 'EPERM' });
+    });
+    afterThisTest(() => kill.mockRestore());
+    await expect(withLock(target, () => 'ran', { waitMs: 0 })).rejects.toBeInstanceOf(ConfigError);
+    expect(readFileSync(lock, 'utf8')).toBe(live);
   });
 });
