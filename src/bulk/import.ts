@@ -21,7 +21,7 @@ import {
 } from '../errors.js';
 import { describeWriteError, untilCtrlC } from '../io.js';
 import { stringifyJson } from '../json.js';
-import { BulkReport, type Outcome } from '../render/bulk-report.js';
+import { BulkReport, namedInputs, type Outcome } from '../render/bulk-report.js';
 import type { NewPet } from '../schemas.js';
 import { setV8Flags } from '../v8-flags.js';
 import { checkInput } from './check-input.js';
@@ -105,13 +105,17 @@ class FailedFile {
   /** The first write that failed (a full disk): the file is incomplete from there on. */
   error: NodeJS.ErrnoException | undefined;
 
+  /** Inputs it cannot hold: lines over 1 MiB, which were skipped as they streamed, not kept. */
+  readonly notKept: number[] = [];
+
   /** Never throws: a failed write is kept (`error`) and said once the import has ended. */
   write(input: Input): void {
     if (this.error) return;
     const text = 'value' in input ? stringifyJson(input.value) : input.line;
+    if (text === undefined) return void this.notKept.push(input.n);
     try {
       if (typeof text === 'string') writeSync(this.fd, `${text}\n`);
-      else if (text !== undefined) writeSync(this.fd, Buffer.concat([text, NEWLINE]));
+      else writeSync(this.fd, Buffer.concat([text, NEWLINE]));
     } catch (error) {
       this.error = error as NodeJS.ErrnoException;
     }
@@ -311,6 +315,11 @@ export async function importPets(
     throw new SilentExit(ExitCode.failure);
   }
   await report.finish();
+  if (failedFile?.notKept.length) {
+    io.err(
+      `warning: --failed ${failedFile.path} does not hold ${namedInputs(failedFile.notKept)}: a line over 1 MiB is not kept\n`,
+    );
+  }
   if (failedFile?.error) {
     // The file to run again misses inputs: a failure, with the import's own code if it has one.
     throw new CliError(

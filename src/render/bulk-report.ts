@@ -46,7 +46,8 @@ export function ranges(numbers: readonly number[]): string {
   return parts.join(', ');
 }
 
-const inputs = (numbers: readonly number[]) =>
+/** "input 7", "inputs 2-3, 9". */
+export const namedInputs = (numbers: readonly number[]) =>
   `input${numbers.length === 1 ? '' : 's'} ${ranges(numbers)}`;
 
 export class BulkReport {
@@ -121,7 +122,7 @@ export class BulkReport {
   async finish(extra?: string): Promise<void> {
     await this.endOutput();
     if (this.firstNotSent) {
-      const message = `${inputs(this.notSent)} not sent: ${this.firstNotSent.message}`;
+      const message = `${namedInputs(this.notSent)} not sent: ${this.firstNotSent.message}`;
       if (this.options.json) {
         this.io.err(`${stringifyJson({ error: { ...toReport(this.firstNotSent), message } })}\n`);
       } else this.io.err(`error: ${sanitize(message)}\n`);
@@ -147,14 +148,15 @@ export class BulkReport {
     const parts = this.options.dryRun
       ? [`Checked ${this.valid + this.failed.length} inputs: ${this.valid} valid`]
       : [`${this.created} created`];
-    if (this.failed.length > 0) parts.push(`${this.failed.length} failed (${inputs(this.failed)})`);
+    if (this.failed.length > 0)
+      parts.push(`${this.failed.length} failed (${namedInputs(this.failed)})`);
     if (this.uncertain.length > 0) {
       parts.push(
-        `${this.uncertain.length} may have been created (${inputs(this.uncertain)}: no clear answer)`,
+        `${this.uncertain.length} may have been created (${namedInputs(this.uncertain)}: no clear answer)`,
       );
     }
     if (this.notSent.length > 0)
-      parts.push(`${this.notSent.length} not sent (${inputs(this.notSent)})`);
+      parts.push(`${this.notSent.length} not sent (${namedInputs(this.notSent)})`);
     if (this.options.dryRun) parts.push('nothing was sent');
     const seconds = this.elapsedSeconds;
     const time = `in ${seconds.toFixed(1)} s (${Math.round((this.created + this.valid) / Math.max(seconds, 0.001))}/s)`;

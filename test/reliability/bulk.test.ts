@@ -433,6 +433,24 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     });
   });
 
+  it('--failed is emptied when the import starts, and holds a JSON array’s inputs too', async () => {
+    const failed = join(tempDir(), 'retry.ndjson');
+    // Left by an earlier import: kept, it would be sent again with this one's failures.
+    writeFileSync(failed, `${PET_LINE(7)}\n`);
+    const server = await faultServer((_req, res, n) => {
+      const body = server.seen[n - 1]?.body ?? '';
+      if (body.includes('"p2"')) reply(res, 400, '{"code":"bad","message":"no","status":400}');
+      else reply(res, 201, createdOf(body, n));
+    });
+    const p2 = '{"name":"p2","categoryId":2}';
+    const result = await run(['pets', 'add', '--file', '-', '--failed', failed], {
+      env: envFor(server.url),
+      stdin: `[\n  ${PET_LINE(1)},\n  ${p2},\n  {"name": "p3"}\n]\n`,
+    });
+    expect(result.code).toBe(3);
+    expect(readFileSync(failed, 'utf8')).toBe(`${p2}\n{"name":"p3"}\n`);
+  });
+
   it('refuses --failed naming the input file (or a link to it): the file is left whole, nothing sent', async () => {
     const dir = tempDir();
     const input = join(dir, 'retry.ndjson');
@@ -742,16 +760,27 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     const server = await faultServer((_req, res, n) =>
       reply(res, 201, createdOf(server.seen[n - 1]?.body ?? '{}', n)),
     );
-    const long = `{"name":"${'x'.repeat(2 * 1024 * 1024)}","categoryId":1}`;
-    const result = await run(['pets', 'add', '--file', '-', '--json', '--concurrency', '1'], {
-      env: envFor(server.url),
-      stdin: `${PET_LINE(1)}\n${long}\n${PET_LINE(3)}\n`,
-    });
+    // One byte over the bound: the line fails; one of exactly 1 MiB is sent.
+    const line = (bytes: number) => {
+      const frame = '{"name":"","categoryId":1}';
+      return `{"name":"${'x'.repeat(bytes - frame.length)}","categoryId":1}`;
+    };
+    const over = line(1024 * 1024 + 1);
+    const failed = join(tempDir(), 'failed.ndjson');
+    const result = await run(
+      ['pets', 'add', '--file', '-', '--json', '--concurrency', '1', '--failed', failed],
+      { env: envFor(server.url), stdin: `${PET_LINE(1)}\n${over}\n${line(1024 * 1024)}\n` },
+    );
     expect(result.code).toBe(3);
     expect(result.stdout.split('\n')[1]).toBe(
       '{"input":2,"error":{"code":"invalid_json","message":"line 2 is longer than 1 MiB","status":null}}',
     );
-    expect(server.seen.map((r) => r.body)).toEqual([PET_LINE(1), PET_LINE(3)]);
+    expect(server.seen.map((r) => r.body)).toEqual([PET_LINE(1), line(1024 * 1024)]);
+    // Not held, so not in --failed either: said, not left for the user to find out.
+    expect(readFileSync(failed, 'utf8')).toBe('');
+    expect(result.stderr).toBe(
+      `warning: --failed ${failed} does not hold input 2: a line over 1 MiB is not kept\n`,
+    );
   });
 
   it('refuses the bulk-only flags without --file, naming them all', async () => {
