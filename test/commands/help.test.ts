@@ -256,6 +256,24 @@ describe('store help <topic>', () => {
     });
   });
 
+  it.each([
+    [['environment', 'extra'], 'help topic environment takes no more words (got "extra")'],
+    [['pets', 'list', 'extra'], 'pets list has no subcommands (got "extra")'],
+    [['auth', 'login', 'a', 'b'], 'auth login has no subcommands (got "a b")'],
+    // Not properties of every object: no TypeError from `in`.
+    [
+      ['toString'],
+      `unknown help topic "toString"; topics: environment, exit-codes, formatting; commands: ${visibleNames().join(', ')}`,
+    ],
+  ])('store help %j: exit 2, saying what is wrong', async (names, message) => {
+    expect(await run(['help', ...names])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: ${message}\n`,
+      prompts: [],
+    });
+  });
+
   it('suggests the closest subcommand for an unknown one', async () => {
     expect(await run(['help', 'pets', 'lst'])).toEqual({
       code: 2,

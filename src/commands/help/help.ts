@@ -1,6 +1,7 @@
 // `store help [topic | command...]`: commander's help command, plus the help topics and a
 // "did you mean" for a name that is neither.
 import type { Command } from 'commander';
+import { quote } from '../../config/quote.js';
 import type { Context } from '../../context.js';
 import { FlagError } from '../../errors.js';
 import * as z from '../../zod.js';
@@ -43,13 +44,23 @@ export function registerHelp(program: Command, context: ContextFactory): void {
 }
 
 export async function run(opts: HelpOptions, ctx: Context, program: Command): Promise<void> {
-  const topic = opts.name.length === 1 ? opts.name[0] : undefined;
-  if (topic !== undefined && Object.hasOwn(HELP_TOPICS, topic)) {
-    ctx.io.out(HELP_TOPICS[topic]?.render(ctx.io.columns) ?? '');
+  const [first, ...rest] = opts.name;
+  if (first !== undefined && Object.hasOwn(HELP_TOPICS, first)) {
+    // A topic has no parts: `store help environment extra` was "did you mean environment?".
+    if (rest.length > 0) {
+      throw new FlagError(`help topic ${first} takes no more words (got ${quote(rest.join(' '))})`);
+    }
+    ctx.io.out(HELP_TOPICS[first]?.render(ctx.io.columns) ?? '');
     return;
   }
   let command = program;
   for (const [index, name] of opts.name.entries()) {
+    if (index > 0 && command.commands.length === 0) {
+      const extra = quote(opts.name.slice(index).join(' '));
+      throw new FlagError(
+        `${opts.name.slice(0, index).join(' ')} has no subcommands (got ${extra})`,
+      );
+    }
     const next = command.commands.find(
       (sub) => sub.name() === name || sub.aliases().includes(name),
     );
