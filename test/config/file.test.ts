@@ -294,6 +294,10 @@ describe('where config.json lives', () => {
     expect(configDir(env, 'darwin')).toBe('/Users/ann/Library/Preferences/store');
     expect(configDir(env, 'win32')).toBe(join(env.APPDATA, 'store', 'Config'));
     expect(configDir({ HOME: '/home/ann' }, 'linux')).toBe('/home/ann/.config/store');
+    // Windows without APPDATA: its usual place under the home folder.
+    expect(configDir({ HOME: '/Users/ann' }, 'win32')).toBe(
+      join('/Users/ann', 'AppData', 'Roaming', 'store', 'Config'),
+    );
   });
 });
 

@@ -195,6 +195,30 @@ describe('a config folder or file of another user', () => {
     expect(() => statSync(file)).toThrow(/ENOENT/);
   });
 
+  it('trusts a folder of root’s, as ssh does (a config set up by an admin)', async () => {
+    // `/` is root's: for a user other than root (as which this runs, if root), still trusted.
+    if (process.getuid?.() === 0) vi.spyOn(process, 'geteuid').mockReturnValue(12345);
+    const result = await run(['profile', 'list', '--json'], {
+      env: { TERM: 'dumb', STORE_CONFIG_DIR: '/' },
+    });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(result.stdout)).toHaveLength(3);
+  });
+
+  it('says a config folder that is a file is not a folder', async () => {
+    const file = join(tempDir(), 'file');
+    writeFileSync(file, '');
+    const result = await run(['profile', 'list'], {
+      env: { TERM: 'dumb', STORE_CONFIG_DIR: file },
+    });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: config folder ${file} is not a folder\n`,
+      prompts: [],
+    });
+  });
+
   it("completes only the built-in profiles from another user's file", async () => {
     const { env, file } = configSetup();
     writeFileSync(file, CONFIG, { mode: 0o600 });

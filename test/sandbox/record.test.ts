@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import {
   existsSync,
   lstatSync,
+  mkdirSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -66,6 +67,39 @@ describe('the sandbox record', () => {
     expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir })).toBeUndefined();
     writeRecord(dir, [{ url: URL_A, pid: process.pid, started: ownStart() }]);
     expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir })).toBe(URL_A);
+  });
+
+  it('tells a reused pid by the start time: a live process that started at another time is ignored', async () => {
+    const dir = tempDir();
+    const child = spawn('sleep', ['5']);
+    afterThisTest(() => child.kill());
+    await once(child, 'spawn');
+    // The record's start time is this process's, not the sleep's, whose pid it names.
+    writeRecord(dir, [{ url: URL_A, pid: child.pid, started: ownStart() }]);
+    expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir })).toBeUndefined();
+    writeRecord(dir, [{ url: URL_A, pid: child.pid, started: startTime(child.pid as number) }]);
+    expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir })).toBe(URL_A);
+  });
+
+  it('trusts a live pid alone where the start time is unknown (no /proc: macOS, Windows)', () => {
+    const dir = tempDir();
+    writeRecord(dir, [{ url: URL_A, pid: process.pid, started: null }]);
+    expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir })).toBe(URL_A);
+  });
+
+  it.each([0, -1])('ignores an entry of pid %i (signal 0 to it reaches a process group)', (pid) => {
+    const dir = tempDir();
+    writeRecord(dir, [{ url: URL_A, pid, started: null }]);
+    expect(runningSandboxUrl({ STORE_CONFIG_DIR: dir })).toBeUndefined();
+  });
+
+  it('leaves no temporary file behind when the record cannot be written', async () => {
+    const dir = tempDir();
+    // A folder where the record goes: the rename over it fails.
+    mkdirSync(path.join(dir, RECORD_FILE));
+    writeFileSync(path.join(dir, RECORD_FILE, 'x'), '');
+    await expect(publishSandbox(dir, URL_A)).rejects.toThrow();
+    expect(readdirSync(dir)).toEqual([RECORD_FILE]);
   });
 
   it('takes the newest running entry, and only a plain-http loopback URL', async () => {

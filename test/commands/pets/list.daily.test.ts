@@ -50,6 +50,11 @@ describe('store pets list: the profile in use', () => {
     expect((await run(['-p', 'my box', 'pets', 'list'], { env })).stderr).toBe(
       "error: no API key for profile my box: run `store -p 'my box' auth login` or set STORE_API_KEY\n",
     );
+    // A quote in the name: closed, escaped, opened again, as a shell reads it.
+    writeConfigFile(file, JSON.stringify({ profiles: { "o'neil": {} } }));
+    expect((await run(['-p', "o'neil", 'pets', 'list'], { env })).stderr).toBe(
+      "error: no API key for profile o'neil: run `store -p 'o'\\''neil' auth login` or set STORE_API_KEY\n",
+    );
   });
 
   it('-p=NAME and --profile=NAME select the profile as -p NAME does', async () => {
