@@ -5,7 +5,7 @@ import { closest } from '../../../src/commands/help/suggest.js';
 const WORDS = ['environment', 'exit-codes', 'formatting', 'pets', 'messages', 'orders', 'auth'];
 
 describe('closest', () => {
-  it.each([
+  it.each<[string, string | undefined, string]>([
     ['env', 'environment', 'three letters are enough for a prefix'],
     ['en', undefined, 'two are not'],
     ['PETS', 'pets', 'case does not count'],
