@@ -545,6 +545,27 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     },
   );
 
+  it('stdout closed by its reader (| head -1) while inputs remain: exit 1, and where to resume', async () => {
+    // Not quiet this time: inputs were left unsent, which the reader leaving does not excuse.
+    const server = await faultServer((_req, res, n) => {
+      const body = server.seen[n - 1]?.body ?? '{}';
+      setTimeout(() => reply(res, 201, createdOf(body, n)), 20);
+    });
+    const result = await run(['pets', 'add', '--file', '-', '--concurrency', '1'], {
+      env: envFor(server.url),
+      stdin: stdinOf(40),
+      stdoutFails: { afterWrites: 1, code: 'EPIPE' },
+    });
+    const sent = server.seen.length;
+    expect(sent).toBeLessThan(40);
+    expect(result).toEqual({
+      code: 1,
+      stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n',
+      stderr: `${sent} created; output failed, inputs after ${sent} were not sent; resume with --skip ${sent}\n`,
+      prompts: [],
+    });
+  });
+
   it.each([
     ['EPIPE', ''],
     [
@@ -732,6 +753,41 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
         '2 created, 1 may have been created (input 2: no clear answer)\n',
     );
     expect(readFileSync(failed, 'utf8')).toBe(`${PET_LINE(2)}\n`);
+  });
+
+  it('says what is wrong with an input in plain words, field by field', async () => {
+    const cases: [unknown, string][] = [
+      [[1], 'expected an object with name and categoryId (got an array)'],
+      [null, 'expected an object with name and categoryId (got null)'],
+      [7, 'expected an object with name and categoryId (got a number)'],
+      [
+        { name: ' ', categoryId: 1 },
+        'name must be a string with a character other than a space (got " ")',
+      ],
+      [
+        { name: 'a', categoryId: 1.5 },
+        'categoryId must be an integer in the int64 range (got 1.5)',
+      ],
+      [
+        { name: 5, categoryId: '1', status: 'Sold' },
+        'name must be a string with a character other than a space (got 5); categoryId must be an integer in the int64 range (got "1"); status must be one of available, pending, sold (got "Sold")',
+      ],
+    ];
+    const result = await run(['pets', 'add', '--file', '-', '--dry-run', '--json'], {
+      env: baseEnv(),
+      stdin: `${JSON.stringify(cases.map(([input]) => input))}\n`,
+    });
+    expect(result).toEqual({
+      code: 3,
+      stdout: cases
+        .map(
+          ([, message], k) =>
+            `${JSON.stringify({ input: k + 1, error: { code: 'invalid_input', message, status: null } })}\n`,
+        )
+        .join(''),
+      stderr: '',
+      prompts: [],
+    });
   });
 
   it('--dry-run checks every input and sends nothing: exit 3 with the usual report', async () => {

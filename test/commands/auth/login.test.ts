@@ -154,21 +154,24 @@ describe('store auth login', () => {
     expect(readConfig(file)).toEqual({ profiles: {} });
   });
 
-  it('saves without any request under --no-verify', async () => {
-    const { env, file } = setup();
-    const result = await run(['auth', 'login', '--with-key', '--no-verify'], {
-      env,
-      stdin: `${NEW_KEY}\n`,
-    });
-    expect(result).toEqual({
-      code: 0,
-      stdout: '',
-      stderr: 'Logged in to profile production with key ****6789\n',
-      prompts: [],
-    });
-    expect(readConfig(file)).toStrictEqual({ profiles: { production: { apiKey: NEW_KEY } } });
-    expect(unexpected).toEqual([]);
-  });
+  it.each([
+    ['a newline', `${NEW_KEY}\n`],
+    ['CRLF and blanks around it (a file saved on Windows)', `  ${NEW_KEY}\r\n`],
+  ])(
+    'saves without any request under --no-verify; stdin with %s is the key',
+    async (_what, stdin) => {
+      const { env, file } = setup();
+      const result = await run(['auth', 'login', '--with-key', '--no-verify'], { env, stdin });
+      expect(result).toEqual({
+        code: 0,
+        stdout: '',
+        stderr: 'Logged in to profile production with key ****6789\n',
+        prompts: [],
+      });
+      expect(readConfig(file)).toStrictEqual({ profiles: { production: { apiKey: NEW_KEY } } });
+      expect(unexpected).toEqual([]);
+    },
+  );
 
   const NOT_ASCII =
     'the key contains a character other than visible ASCII, which no request can carry; nothing was saved';
