@@ -138,6 +138,13 @@ describe('store __complete profiles', () => {
     });
   });
 
+  it('reads a config.json saved with a byte-order mark (Windows Notepad)', async () => {
+    const { env, file } = configSetup();
+    writeFileSync(file, `\uFEFF${JSON.stringify({ profiles: { eu: {} } })}`);
+    const result = await run(['__complete', 'profiles'], { env });
+    expect(result.stdout).toBe('production\nstaging\nsandbox\neu\n');
+  });
+
   it.each([
     ['no config file', undefined],
     ['a config file that is not JSON', '{"profiles": {'],

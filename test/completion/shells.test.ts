@@ -161,7 +161,24 @@ const CASES: [string, string[]][] = [
   ['store completion ', ['bash', 'fish', 'zsh']],
   ['store help ', [...TOP_LEVEL, ...HELP_TOPIC_NAMES].sort()],
   ['store pets list --limit ', []],
+  // A flag before the positional is not the positional.
+  ['store profile use --json ', ['eu', 'production', 'sandbox', 'staging', 'team-b']],
+  // After `help` under a noun: its commands, not the help topics.
+  ['store pets help ', [...PETS_VERBS].sort()],
 ];
+
+/** `--flag=value`, as each shell offers it (bash splits the line at `=` itself: not here). */
+const WITH_EQUALS: Record<'zsh' | 'fish', [string, string[]][]> = {
+  zsh: [
+    ['store pets list --status=p', ['pending']],
+    ['store -p=s', ['sandbox', 'staging']],
+    ['store --profile=s', ['sandbox', 'staging']],
+  ],
+  fish: [
+    ['store pets list --status=p', ['--status=pending']],
+    ['store --profile=s', ['--profile=sandbox', '--profile=staging']],
+  ],
+};
 
 for (const shell of ['bash', 'zsh', 'fish'] as const) {
   const missing = MISSING.includes(shell);
@@ -172,6 +189,11 @@ for (const shell of ['bash', 'zsh', 'fish'] as const) {
     it.each(CASES)('completes %j', async (line, expected) => {
       expect(await complete(shell, line)).toEqual({ code: 0, words: expected });
     });
+    if (shell !== 'bash') {
+      it.each(WITH_EQUALS[shell])('completes %j', async (line, expected) => {
+        expect(await complete(shell, line)).toEqual({ code: 0, words: expected });
+      });
+    }
   });
 }
 
