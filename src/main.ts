@@ -1,6 +1,7 @@
 // The top of the program: parse, run, and turn whatever was thrown into one message on
 // stderr and the contract's exit code. Nothing below this file sets the exit code.
 import type { Command } from 'commander';
+import { missingValueMessage } from './commands/missing-value.js';
 import type { Context, ContextDeps, GlobalOptions } from './context.js';
 import {
   CancelledError,
@@ -150,7 +151,9 @@ function toCliError(error: unknown): CliError | number {
       return (error as { exitCode?: number }).exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
     const message = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
-    return new FlagError(message);
+    const missing =
+      error.code === 'commander.optionMissingArgument' ? missingValueMessage(message) : undefined;
+    return new FlagError(missing ?? message);
   }
   if (error instanceof CliError) return error;
   // Data it cannot write (a server's 20,000 levels of nesting): a failure, not a bug.

@@ -8,7 +8,9 @@ import { setCompletion, type Values } from '../completion/hints.js';
 import type { Context } from '../context.js';
 import { FlagError } from '../errors.js';
 import type * as z from '../zod.js';
+import { takes } from './flags.js';
 import { examplesText, helpWidth } from './help/layout.js';
+import { noteMissingValue } from './missing-value.js';
 
 /** Builds (once) the context of the invocation that is running `command`. */
 export type ContextFactory = (command: Command) => Context;
@@ -89,6 +91,11 @@ export function toOption(key: string, spec: FlagSpec): Option {
       ...(previous ?? []),
       value,
     ]);
+  }
+  if (option.required) {
+    const rule = takes(spec.schema);
+    const name = option.long ?? option.short ?? spec.flags;
+    noteMissingValue(spec.flags, `${name} needs a value${rule ? `: ${rule}` : ''}`);
   }
   if (spec.defaultText !== undefined) option.default(undefined, spec.defaultText);
   if (spec.complete) setCompletion(option, spec.complete);

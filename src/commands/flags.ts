@@ -5,10 +5,29 @@ import { INT64_MAX, INT64_MIN, type Int64, PET_STATUSES } from '../schemas.js';
 import * as z from '../zod.js';
 import type { FlagSpec } from './define.js';
 
+/** What each flag's value must be, by its schema (`one of available, pending, sold`): said
+ * when the flag is given without one (define.ts). */
+const TAKES = new WeakMap<object, string>();
+
+/** What `schema` takes, looking through z.optional and z._default. */
+export function takes(schema: z.ZodMiniType): string | undefined {
+  let inner: unknown = schema;
+  while (inner && typeof inner === 'object') {
+    const rule = TAKES.get(inner);
+    if (rule !== undefined) return rule;
+    inner = (inner as { _zod?: { def?: { innerType?: unknown } } })._zod?.def?.innerType;
+  }
+  return undefined;
+}
+
 /** A flag's text turned into a value by `convert`, which returns an error message instead
  * when the text will not do. */
-function flagValue<T>(missing: string, convert: (text: string) => { value: T } | string) {
-  return z.pipe(
+function flagValue<T>(
+  missing: string,
+  rule: string,
+  convert: (text: string) => { value: T } | string,
+) {
+  const schema = z.pipe(
     z.string({ error: missing }),
     z.transform((text: string, ctx): T => {
       const converted = convert(text);
@@ -19,26 +38,30 @@ function flagValue<T>(missing: string, convert: (text: string) => { value: T } |
       return converted.value;
     }),
   );
+  TAKES.set(schema, rule);
+  return schema;
 }
 
 const INTEGER = /^-?\d+$/;
 
 /** An integer from min to max, from a flag's text. */
 export function intFlag(flag: string, min: number, max: number) {
-  return flagValue(`${flag} needs a value`, (text) => {
+  const rule = `an integer from ${min} to ${max}`;
+  return flagValue(`${flag} needs a value`, rule, (text) => {
     const value = Number(text.trim());
     if (INTEGER.test(text.trim()) && value >= min && value <= max) return { value };
-    return `${flag} must be an integer from ${min} to ${max} (got ${JSON.stringify(text)})`;
+    return `${flag} must be ${rule} (got ${JSON.stringify(text)})`;
   });
 }
 
 /** An int64 identifier: a number while it is safe, a BigInt beyond 2^53. */
 export function int64Flag(flag: string) {
-  return flagValue(`${flag} is required`, (text): { value: Int64 } | string => {
+  const rule = 'an integer in the int64 range';
+  return flagValue(`${flag} is required`, rule, (text): { value: Int64 } | string => {
     const trimmed = text.trim();
     const big = INTEGER.test(trimmed) ? BigInt(trimmed) : undefined;
     if (big === undefined || big < INT64_MIN || big > INT64_MAX) {
-      return `${flag} must be an integer in the int64 range (got ${JSON.stringify(text)})`;
+      return `${flag} must be ${rule} (got ${JSON.stringify(text)})`;
     }
     return { value: Number.isSafeInteger(Number(big)) ? Number(big) : big };
   });
@@ -48,10 +71,11 @@ export function choiceFlag<const T extends readonly [string, ...string[]]>(
   flag: string,
   values: T,
 ) {
-  return flagValue(`${flag} needs a value`, (text): { value: T[number] } | string =>
+  const rule = `one of ${values.join(', ')}`;
+  return flagValue(`${flag} needs a value`, rule, (text): { value: T[number] } | string =>
     values.includes(text)
       ? { value: text }
-      : `${flag} must be one of ${values.join(', ')} (got ${JSON.stringify(text)})`,
+      : `${flag} must be ${rule} (got ${JSON.stringify(text)})`,
   );
 }
 

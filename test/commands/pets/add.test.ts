@@ -293,6 +293,9 @@ describe('store pets add --file', () => {
   it.each([
     [['--concurrency', '0'], '--concurrency must be an integer from 1 to 64 (got "0")'],
     [['--concurrency', '65'], '--concurrency must be an integer from 1 to 64 (got "65")'],
+    [['--concurrency'], '--concurrency needs a value: an integer from 1 to 64'],
+    [['--category-id'], '--category-id needs a value: an integer in the int64 range'],
+    [['--failed'], '--failed needs a value'],
   ])('rejects %j with exit 2', async (flags, message) => {
     const result = await run(['pets', 'add', '--file', '-', ...flags], { env: env(), stdin: '{}' });
     expect(result).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\n`, prompts: [] });

@@ -113,7 +113,11 @@ describe('store pets list', () => {
     [['--limit', 'ten'], '--limit must be an integer from 1 to 100 (got "ten")'],
     [['--limit', '2.5'], '--limit must be an integer from 1 to 100 (got "2.5")'],
     [['--status', 'lost'], '--status must be one of available, pending, sold (got "lost")'],
-    [['--limit'], "option '--limit <n>' argument missing"],
+    // Given without a value: the flag as typed, and what it takes (commander's own words
+    // were "option '--limit <n>' argument missing").
+    [['--limit'], '--limit needs a value: an integer from 1 to 100'],
+    [['--status'], '--status needs a value: one of available, pending, sold'],
+    [['-p'], '--profile needs a value'],
     [['--colour'], "unknown option '--colour'"],
   ])('rejects %j with exit 2 and sends nothing', async (flags, message) => {
     const result = await run(['pets', 'list', ...flags], { env: env() });
