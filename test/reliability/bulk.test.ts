@@ -374,6 +374,26 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     expect(server.seen).toHaveLength(0);
   });
 
+  it('names the failure that stopped the import: the first to come back, not a later one', async () => {
+    // Input 1's 401 comes back after input 2's: input 2 stopped the import.
+    const server = await faultServer((_req, res, n) => {
+      const said = `{"code":"unauthorized","message":"refused ${n}","status":401}`;
+      setTimeout(() => reply(res, 401, said), n === 1 ? 150 : 0);
+    });
+    const result = await run(['pets', 'add', '--file', '-', '--concurrency', '2'], {
+      env: envFor(server.url),
+      stdin: stdinOf(4),
+    });
+    expect(server.seen).toHaveLength(2);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toBe(
+      'error: input 1: refused 1; the key came from STORE_API_KEY (unauthorized, HTTP 401)\n' +
+        'error: input 2: refused 2; the key came from STORE_API_KEY (unauthorized, HTTP 401)\n' +
+        'error: inputs 3-4 not sent: input 2 failed: refused 2; the key came from STORE_API_KEY\n' +
+        '0 created, 2 failed (inputs 1-2), 2 not sent (inputs 3-4)\n',
+    );
+  });
+
   it('--failed also holds the inputs not sent after a stop (401), as given', async () => {
     const failed = join(tempDir(), 'retry.ndjson');
     const server = await faultServer((_req, res) =>

@@ -50,4 +50,10 @@ describe('store auth token', () => {
     const { env } = setup();
     expect(await run(['auth', 'token'], { env })).toEqual(NO_KEY);
   });
+
+  it('exits 4 for an empty key written by hand in the config: no empty line printed', async () => {
+    const { env, file } = setup();
+    writeConfigFile(file, JSON.stringify({ profiles: { production: { apiKey: '' } } }));
+    expect(await run(['auth', 'token'], { env })).toEqual(NO_KEY);
+  });
 });
