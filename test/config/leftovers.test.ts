@@ -22,6 +22,8 @@ describe('files left in the config folder by a killed store', () => {
       claim: 'config.json.lock.end-00000000000000bb',
       liveDraft: 'config.json.lock.new-00000000000000cc',
       other: 'notes.txt',
+      // A user's own file, named like conf's but for its end: not ours to remove.
+      usersBackup: 'config.json.tmp-1795456342abc123.bak',
     };
     writeFileSync(join(dir, left.temp), '{"profiles":{}}');
     utimesSync(join(dir, left.temp), old, old);
@@ -30,6 +32,8 @@ describe('files left in the config folder by a killed store', () => {
     writeFileSync(join(dir, left.claim), stamp(process.pid, '00000000000000bb', 60_000));
     writeFileSync(join(dir, left.liveDraft), stamp(process.pid, '00000000000000cc'));
     writeFileSync(join(dir, left.other), 'mine');
+    writeFileSync(join(dir, left.usersBackup), 'mine too');
+    utimesSync(join(dir, left.usersBackup), old, old);
 
     const result = await run(['profile', 'set', 'eu', '--base-url', 'https://eu.example/v1'], {
       env,
@@ -37,7 +41,7 @@ describe('files left in the config folder by a killed store', () => {
     expect(result).toEqual({ code: 0, stdout: '', stderr: 'Created profile eu\n', prompts: [] });
     expect(readConfig(file)).toEqual({ profiles: { eu: { baseUrl: 'https://eu.example/v1' } } });
     expect(readdirSync(dir).sort()).toEqual(
-      ['config.json', left.freshTemp, left.liveDraft, left.other].sort(),
+      ['config.json', left.freshTemp, left.liveDraft, left.other, left.usersBackup].sort(),
     );
   });
 });

@@ -169,6 +169,16 @@ describe('withLock', () => {
     expect(readFileSync(lock, 'utf8')).toBe(other);
   });
 
+  it('says a lock stamped a few seconds ahead (another clock) is held for 0 s, not minus 5', async () => {
+    const { target, lock } = setup();
+    writeFileSync(lock, holder(process.pid, -5_000));
+    await expect(withLock(target, () => 'ran', { waitMs: 0 })).rejects.toThrow(
+      new ConfigError(
+        `the config file is locked by store process ${process.pid} (for 0 s); try again, or remove ${lock} if no store command is running`,
+      ),
+    );
+  });
+
   it('breaks a lock stamped an hour ahead (the clock was set back since)', async () => {
     const { target, lock } = setup();
     writeFileSync(lock, holder(process.pid, -3_600_000));
