@@ -291,12 +291,26 @@ export async function importPets(
   const resume = (report.notSent[0] ?? window.unreported) - 1;
   const everySent = readToEnd && report.notSent.length === 0;
   const notSent = `inputs after ${resume} were not sent; resume with --skip ${resume}`;
+  // What --failed misses, however the import ends; on a normal end a failed write of it is
+  // the import's failure (below), on the others it is said beside the reason it stopped.
+  const failedFileError = failedFile?.error
+    ? `cannot write --failed ${failedFile.path}: ${describeWriteError(failedFile.error)}; it does not hold every input that was not created`
+    : undefined;
+  const sayWhatFailedFileMisses = (stoppedShort: boolean) => {
+    if (failedFile?.notKept.length) {
+      io.err(
+        `warning: --failed ${failedFile.path} does not hold ${namedInputs(failedFile.notKept)}: a line over 1 MiB is not kept\n`,
+      );
+    }
+    if (stoppedShort && failedFileError) report.stopLine('failed_file', failedFileError);
+  };
   if (signal.aborted) {
     // Before any input was read there is nothing to report, nor to resume.
     if (read === opts.skip) throw new SilentExit(ExitCode.interrupted);
     await report.finish(
       everySent ? 'interrupted once every input had been sent' : `interrupted: ${notSent}`,
     );
+    sayWhatFailedFileMisses(true);
     throw new SilentExit(ExitCode.interrupted);
   }
   if (read === opts.skip && opts.skip > 0) {
@@ -312,21 +326,14 @@ export async function importPets(
     // What was created is said on stderr, since stdout failed; main() reports the write error.
     const rest = everySent ? ' once every input had been sent' : `, ${notSent}`;
     report.stopLine('output_failed', `${report.summary()}; output failed${rest}`);
+    sayWhatFailedFileMisses(true);
     throw new SilentExit(ExitCode.failure);
   }
   await report.finish();
-  if (failedFile?.notKept.length) {
-    io.err(
-      `warning: --failed ${failedFile.path} does not hold ${namedInputs(failedFile.notKept)}: a line over 1 MiB is not kept\n`,
-    );
-  }
-  if (failedFile?.error) {
+  sayWhatFailedFileMisses(false);
+  if (failedFileError) {
     // The file to run again misses inputs: a failure, with the import's own code if it has one.
-    throw new CliError(
-      `cannot write --failed ${failedFile.path}: ${describeWriteError(failedFile.error)}; it does not hold every input that was not created`,
-      firstFailure?.exitCode ?? ExitCode.failure,
-      'failed_file',
-    );
+    throw new CliError(failedFileError, firstFailure?.exitCode ?? ExitCode.failure, 'failed_file');
   }
   if (firstFailure) throw new SilentExit(firstFailure.exitCode);
 }

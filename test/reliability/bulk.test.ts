@@ -140,6 +140,64 @@ describe('pets add --file in bulk', () => {
     });
   });
 
+  it('on Ctrl-C still says what --failed misses (a line over 1 MiB)', async () => {
+    const { server } = await slowServer(() => 1000);
+    const controller = new AbortController();
+    const failed = join(tempDir(), 'failed.ndjson');
+    const over = `{"name":"${'x'.repeat(1024 * 1024)}","categoryId":1}`;
+    const pending = run(['pets', 'add', '--file', '-', '--concurrency', '1', '--failed', failed], {
+      env: envFor(server.url),
+      // (A first line may be a whole JSON array: the 1 MiB bound is for the lines after it.)
+      stdin: `${lines(1)[0]}\n${over}\n${lines(3).join('\n')}\n`,
+      signal: controller.signal,
+    });
+    // Ctrl-C while input 3 is in flight: input 2, too long, failed before it.
+    while (server.seen.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort();
+    const result = await pending;
+    expect(result).toEqual({
+      code: 130,
+      stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n1\tp1\t1\t\n1\tp1\t1\t\n',
+      stderr:
+        'error: input 2: line 2 is longer than 1 MiB\n' +
+        'waiting for 1 requests in flight (Ctrl-C again to quit at once)\n' +
+        '2 created, 1 failed (input 2); interrupted: inputs after 3 were not sent; resume with --skip 3\n' +
+        `warning: --failed ${failed} does not hold input 2: a line over 1 MiB is not kept\n`,
+      prompts: [],
+    });
+    expect(readFileSync(failed, 'utf8')).toBe('');
+  });
+
+  it.runIf(existsSync('/dev/full'))(
+    'on Ctrl-C still says that --failed could not be written',
+    async () => {
+      const { server } = await slowServer(() => 100);
+      const controller = new AbortController();
+      const pending = run(
+        ['pets', 'add', '--file', '-', '--concurrency', '1', '--failed', '/dev/full'],
+        {
+          env: envFor(server.url),
+          stdin: `${lines(5, (i) => i === 1).join('\n')}\n`,
+          signal: controller.signal,
+        },
+      );
+      // Ctrl-C while input 2 is in flight: input 1 was refused, and its line not written.
+      while (server.seen.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+      controller.abort();
+      const result = await pending;
+      expect(result).toEqual({
+        code: 130,
+        stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n2\tp2\t1\t\n',
+        stderr:
+          'error: input 1: no bad1 (rejected, HTTP 400)\n' +
+          'waiting for 1 requests in flight (Ctrl-C again to quit at once)\n' +
+          '1 created, 1 failed (input 1); interrupted: inputs after 2 were not sent; resume with --skip 2\n' +
+          'cannot write --failed /dev/full: no space left on device (ENOSPC); it does not hold every input that was not created\n',
+        prompts: [],
+      });
+    },
+  );
+
   it('shows progress and a summary on a terminal’s stderr', async () => {
     const { server } = await slowServer(() => 1);
     const result = await run(['pets', 'add', '--file', '-', '--json'], {
