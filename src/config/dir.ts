@@ -2,7 +2,7 @@
 // profile names, run on every TAB, stays cheap.
 // The module object, not its function: a test stands in for the user database.
 const os = process.getBuiltinModule('node:os');
-const { isAbsolute, join } = process.getBuiltinModule('node:path');
+const { isAbsolute, join, win32 } = process.getBuiltinModule('node:path');
 
 import { ConfigError } from '../errors.js';
 import type { Env } from '../io.js';
@@ -15,13 +15,17 @@ import type { Env } from '../io.js';
  */
 export function configDir(env: Env, platform: NodeJS.Platform = process.platform): string {
   if (env.STORE_CONFIG_DIR) return env.STORE_CONFIG_DIR;
-  const home = homeDir(env);
-  if (platform === 'darwin') return join(home, 'Library', 'Preferences', 'store');
+  // The home folder only where it is needed: an absolute XDG_CONFIG_HOME or APPDATA does
+  // without one (a container's user with neither HOME nor a home of its own).
+  if (platform === 'darwin') return join(homeDir(env), 'Library', 'Preferences', 'store');
   if (platform === 'win32') {
-    return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'store', 'Config');
+    const appData = env.APPDATA;
+    const roaming =
+      appData && win32.isAbsolute(appData) ? appData : join(homeDir(env), 'AppData', 'Roaming');
+    return join(roaming, 'store', 'Config');
   }
   const xdg = env.XDG_CONFIG_HOME;
-  return join(xdg && isAbsolute(xdg) ? xdg : join(home, '.config'), 'store');
+  return join(xdg && isAbsolute(xdg) ? xdg : join(homeDir(env), '.config'), 'store');
 }
 
 /** HOME when it is a full path, else the user's home in the system's user database. */

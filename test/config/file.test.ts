@@ -326,6 +326,15 @@ describe('a home folder that cannot be told', () => {
     });
     afterThisTest(() => userInfo.mockRestore());
     expect(() => configDir({ HOME: '' }, 'linux')).toThrow(MESSAGE('HOME is ""'));
+    // Needed only where it is used: an absolute XDG_CONFIG_HOME or APPDATA does without it.
+    expect(configDir({ XDG_CONFIG_HOME: '/xdg' }, 'linux')).toBe('/xdg/store');
+    expect(configDir({ APPDATA: 'C:\\Users\\ann\\AppData\\Roaming' }, 'win32')).toBe(
+      join('C:\\Users\\ann\\AppData\\Roaming', 'store', 'Config'),
+    );
+    // A relative APPDATA is no place for the key either.
+    expect(configDir({ HOME: '/home/ann', APPDATA: 'roaming' }, 'win32')).toBe(
+      join('/home/ann', 'AppData', 'Roaming', 'store', 'Config'),
+    );
     // The URL and key from the environment: the current profile is still the config's to say.
     const env = { TERM: 'dumb', STORE_BASE_URL: 'https://api.example.test/v1', STORE_API_KEY: KEY };
     const result = await run(['pets', 'list'], { env });
