@@ -8,6 +8,7 @@ import type { ApiClient, ApiResponse } from '../api/client.js';
 import { isIdempotent } from '../api/retry.js';
 import { statusText } from '../api/status-text.js';
 import { FILES, words } from '../completion/hints.js';
+import { quote } from '../config/quote.js';
 import type { Context } from '../context.js';
 import { CancelledError, FlagError, notingMaybeActed } from '../errors.js';
 import { readAllBytes } from '../io.js';
@@ -16,7 +17,7 @@ import { sanitize } from '../render/sanitize.js';
 import { INT64_MAX, INT64_MIN } from '../schemas.js';
 import * as z from '../zod.js';
 import { defineCommand } from './define.js';
-import { fileName, switchFlag } from './flags.js';
+import { fileName, hasUnreadableBytes, notUtf8, switchFlag } from './flags.js';
 import { openUntilCtrlC } from './input-file.js';
 
 /** The paths of the spec (and the sandbox's own), offered by shell completion. */
@@ -203,7 +204,9 @@ function splitField(text: string): [string, string] {
   if (equals <= 0) {
     throw new FlagError(`a field must be key=value (got ${JSON.stringify(text)})`);
   }
-  return [text.slice(0, equals), text.slice(equals + 1)];
+  const field: [string, string] = [text.slice(0, equals), text.slice(equals + 1)];
+  if (hasUnreadableBytes(text)) throw new FlagError(notUtf8(`the field ${quote(field[0])}`));
+  return field;
 }
 
 const INTEGER = /^-?(0|[1-9]\d*)$/;

@@ -79,11 +79,22 @@ export function choiceFlag<const T extends readonly [string, ...string[]]>(
   );
 }
 
-/** A non-empty text flag. */
+/**
+ * Node reads the command line as UTF-8 and puts U+FFFD where its bytes are not (a Latin-1
+ * terminal or file): such text would be sent with its letters lost. The message for it.
+ */
+export function notUtf8(what: string): string {
+  return `${what} holds bytes that are not UTF-8 (U+FFFD stands in for them); nothing was sent`;
+}
+
+export const hasUnreadableBytes = (text: string) => text.includes('\uFFFD');
+
+/** A non-empty text flag, of UTF-8 text. */
 export function textFlag(flag: string) {
-  return z
-    .string({ error: `${flag} is required` })
-    .check(z.refine((text: string) => text.trim() !== '', `${flag} must not be empty`));
+  return z.string({ error: `${flag} is required` }).check(
+    z.refine((text: string) => text.trim() !== '', `${flag} must not be empty`),
+    z.refine((text: string) => !hasUnreadableBytes(text), notUtf8(flag)),
+  );
 }
 
 /** A switch: true when given (or false for a `--no-…` flag), else its default. */

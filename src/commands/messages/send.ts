@@ -5,6 +5,7 @@ import { type Column, renderItem } from '../../render/output.js';
 import type { Message } from '../../schemas.js';
 import * as z from '../../zod.js';
 import { defineCommand } from '../define.js';
+import { hasUnreadableBytes, notUtf8 } from '../flags.js';
 
 export interface SendOptions {
   /** The text, or undefined / '-' to read it from stdin. */
@@ -56,7 +57,10 @@ const MESSAGE_ON_STDIN = {
 };
 
 async function messageText(text: string | undefined, ctx: Context): Promise<string> {
-  if (text !== undefined && text !== '-') return text;
+  if (text !== undefined && text !== '-') {
+    if (hasUnreadableBytes(text)) throw new FlagError(notUtf8('the message'));
+    return text;
+  }
   // Never wait on a terminal unless asked to with an explicit '-'.
   if (text === undefined && ctx.io.stdinIsTTY) {
     throw new FlagError('give the message as an argument, or pipe it on stdin');
