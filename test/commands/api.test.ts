@@ -1,7 +1,9 @@
+import { execFileSync, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { afterThisTest } from '../helpers/cleanup.js';
 import { baseEnv, NO_KEY, run, tempDir } from '../helpers/cli.js';
 import { listen } from '../helpers/fault-server.js';
 import { api, KEY, unexpected } from '../helpers/http.js';
@@ -226,6 +228,24 @@ describe('store api', () => {
       code: 2,
       stdout: '',
       stderr: `error: ${file} is over 32 MiB; nothing was sent\n`,
+      prompts: [],
+    });
+  });
+
+  it('stops reading --input at 32 MiB, from a FIFO whose writer does not end', async () => {
+    // Read whole, the file would be waited on for ever (and /dev/zero held in memory).
+    const fifo = join(tempDir(), 'body');
+    execFileSync('mkfifo', [fifo]);
+    const writer = spawn('sh', ['-c', `{ head -c 34000000 /dev/zero; sleep 60; } > "${fifo}"`], {
+      detached: true,
+    });
+    // The shell and its sleep: a group of their own.
+    afterThisTest(() => process.kill(-(writer.pid as number)));
+    const result = await run(['api', '-X', 'PUT', '/blob', '--input', fifo], { env: env() });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: ${fifo} is over 32 MiB; nothing was sent\n`,
       prompts: [],
     });
   });

@@ -28,13 +28,10 @@ it('npm run completions writes the committed completions/ scripts', () => {
   }
 });
 
-it('the README’s install lines work in a fresh home folder, each writing its shell’s script', () => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const block = /Install it once for your shell:\n\n```sh\n([^`]*)```/.exec(readme)?.[1] ?? '';
-  const lines = block.split('\n').filter((line) => line !== '');
-  expect(lines.map((line) => /# (\w+)/.exec(line)?.[1])).toEqual(['bash', 'zsh', 'fish']);
+/** A fresh home folder with `store` on PATH as a user has it: a command that runs this
+ * checkout's bin/store.js; each line run there by bash must succeed quietly. */
+function runInFreshHome(lines: readonly string[]): string {
   const home = tempDir();
-  // `store` on PATH as a user has it: a command that runs this checkout's bin/store.js.
   const bin = join(home, 'bin');
   mkdirSync(bin);
   writeFileSync(
@@ -53,7 +50,11 @@ it('the README’s install lines work in a fresh home folder, each writing its s
       status: 0,
     });
   }
-  expect(readFileSync(join(home, '.bashrc'), 'utf8')).toBe('source <(store completion bash)\n');
+  return home;
+}
+
+/** The zsh and fish scripts written under `home` are the committed ones. */
+function expectScriptsIn(home: string): void {
   for (const [shell, file] of [
     ['zsh', '.zfunc/_store'],
     ['fish', '.config/fish/completions/store.fish'],
@@ -62,4 +63,28 @@ it('the README’s install lines work in a fresh home folder, each writing its s
       readFileSync(join(ROOT, 'completions', SCRIPT_FILES[shell]), 'utf8'),
     );
   }
+}
+
+it('the README’s install lines work in a fresh home folder, each writing its shell’s script', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const block = /Install it once for your shell:\n\n```sh\n([^`]*)```/.exec(readme)?.[1] ?? '';
+  const lines = block.split('\n').filter((line) => line !== '');
+  expect(lines.map((line) => /# (\w+)/.exec(line)?.[1])).toEqual(['bash', 'zsh', 'fish']);
+  const home = runInFreshHome(lines);
+  expect(readFileSync(join(home, '.bashrc'), 'utf8')).toBe('source <(store completion bash)\n');
+  expectScriptsIn(home);
+});
+
+it('the examples of store completion --help work in a fresh home folder too', () => {
+  const help = spawnSync(process.execPath, [join(ROOT, 'bin/store.js'), 'completion', '--help'], {
+    encoding: 'utf8',
+    // Wide enough that no example is wrapped.
+    env: { ...process.env, COLUMNS: '300' },
+  });
+  const examples = help.stdout
+    .split('\n')
+    .filter((line) => line.startsWith('  $ '))
+    .map((line) => line.slice(4));
+  expect(examples).toHaveLength(3);
+  expectScriptsIn(runInFreshHome(examples));
 });
