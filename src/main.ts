@@ -221,7 +221,12 @@ export async function cli(): Promise<void> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   // Should the event loop ever empty before main() returns, the process must not end with 0.
-  process.exitCode = ExitCode.failure;
+  // Said at exit, not set now: commander's help takes process.exitCode for its own (so
+  // `store pets help list` ended with 2, as if the help had come with a usage error).
+  let returned = false;
+  process.once('exit', (exitCode) => {
+    if (!returned && exitCode === 0) process.exitCode = ExitCode.failure;
+  });
   const code = await main(process.argv.slice(2), {
     io,
     env: process.env,
@@ -229,6 +234,7 @@ export async function cli(): Promise<void> {
     restartWithV8Flags: (flags) =>
       restartWithV8Flags(flags, process, process.getBuiltinModule('node:sea').isSea()),
   });
+  returned = true;
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   // Let pending output drain: set the exit code and return instead of exiting at once.

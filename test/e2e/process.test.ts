@@ -60,6 +60,16 @@ describe('the process', () => {
     });
   });
 
+  it('gives the help asked for under a noun with exit 0, and help for a noun alone with exit 2', async () => {
+    // As a process: commander reads process.exitCode for its help's exit code.
+    const asked = await store(['pets', 'help', 'list']);
+    expect(asked).toMatchObject({ code: 0, signal: null, stderr: '' });
+    expect(asked.stdout).toMatch(/^Usage: store pets list /);
+    const incomplete = await store(['pets']);
+    expect(incomplete).toMatchObject({ code: 2, signal: null, stdout: '' });
+    expect(incomplete.stderr).toMatch(/^Usage: store pets /);
+  });
+
   it('reports an unknown command with a suggestion and exit 2, no stack trace', async () => {
     expect(await store(['pest', 'list'])).toEqual({
       code: 2,
