@@ -302,7 +302,7 @@ export async function importPets(
         `warning: --failed ${failedFile.path} does not hold ${namedInputs(failedFile.notKept)}: a line over 1 MiB is not kept\n`,
       );
     }
-    if (stoppedShort && failedFileError) report.stopLine('failed_file', failedFileError);
+    if (stoppedShort && failedFileError) report.errorLine('failed_file', failedFileError);
   };
   if (signal.aborted) {
     // Before any input was read there is nothing to report, nor to resume.

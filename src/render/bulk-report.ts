@@ -137,10 +137,15 @@ export class BulkReport {
 
   /** Why the import stopped short (a Ctrl-C, a failed stdout), where the summary is not
    * written: a JSON error line under --json, as every stderr line is there. */
-  stopLine(code: string, message: string): void {
+  stopLine(code: string, message: string, prefix = ''): void {
     if (this.options.json && !this.io.stderrIsTTY) {
       this.io.err(`${stringifyJson({ error: { code, message, status: null } })}\n`);
-    } else this.io.err(`${message}\n`);
+    } else this.io.err(`${prefix}${message}\n`);
+  }
+
+  /** An error beside the line that stopped the import: `error: …`, as every error line. */
+  errorLine(code: string, message: string): void {
+    this.stopLine(code, message, 'error: ');
   }
 
   /** On a terminal with the time taken; in a log without it, so that it reads the same. */

@@ -192,9 +192,51 @@ describe('pets add --file in bulk', () => {
           'error: input 1: no bad1 (rejected, HTTP 400)\n' +
           'waiting for 1 requests in flight (Ctrl-C again to quit at once)\n' +
           '1 created, 1 failed (input 1); interrupted: inputs after 2 were not sent; resume with --skip 2\n' +
-          'cannot write --failed /dev/full: no space left on device (ENOSPC); it does not hold every input that was not created\n',
+          'error: cannot write --failed /dev/full: no space left on device (ENOSPC); it does not hold every input that was not created\n',
         prompts: [],
       });
+    },
+  );
+
+  it.runIf(existsSync('/dev/full'))(
+    'with stdout failed too, still says what --failed misses, as JSON lines under --json',
+    async () => {
+      const { server } = await slowServer(() => 1);
+      const over = `{"name":"${'x'.repeat(1024 * 1024)}","categoryId":1}`;
+      const stdin = `${lines(1)[0]}\n${over}\n${lines(3, (i) => i === 3)[2]}\n`;
+      const args = ['pets', 'add', '--file', '-', '--concurrency', '1', '--failed', '/dev/full'];
+      const warning =
+        'warning: --failed /dev/full does not hold input 2: a line over 1 MiB is not kept\n';
+      const cannot =
+        'cannot write --failed /dev/full: no space left on device (ENOSPC); it does not hold every input that was not created';
+      const text = await run(args, {
+        env: envFor(server.url),
+        stdin,
+        stdoutFails: { afterWrites: 0, code: 'ENOSPC' },
+      });
+      expect(text).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          'error: input 2: line 2 is longer than 1 MiB\n' +
+          'error: input 3: no bad3 (rejected, HTTP 400)\n' +
+          '1 created, 2 failed (inputs 2-3); output failed once every input had been sent\n' +
+          warning +
+          `error: ${cannot}\n` +
+          'error: cannot write output: write ENOSPC (ENOSPC)\n',
+        prompts: [],
+      });
+      const json = await run([...args, '--json'], {
+        env: envFor(server.url),
+        stdin,
+        stdoutFails: { afterWrites: 0, code: 'ENOSPC' },
+      });
+      expect(json.stderr.split('\n').slice(-4)).toEqual([
+        warning.trimEnd(),
+        JSON.stringify({ error: { code: 'failed_file', message: cannot, status: null } }),
+        '{"error":{"code":"output_failed","message":"cannot write output: write ENOSPC (ENOSPC)","status":null}}',
+        '',
+      ]);
     },
   );
 
