@@ -22,6 +22,7 @@ import {
 import { JsonDepthError, stringifyJson } from './json.js';
 import { sanitize } from './render/sanitize.js';
 import { restartWithV8Flags } from './restart.js';
+import { MAX_TIMEOUT_SECONDS, TIMEOUT_RULE } from './timeout.js';
 import { version } from './version.js';
 
 export interface MainDeps extends ContextDeps {
@@ -31,8 +32,6 @@ export interface MainDeps extends ContextDeps {
 }
 
 const DEFAULT_TIMEOUT_SECONDS = 30;
-/** A day: longer would overflow Node's timers (2^31 ms) and time out at once. */
-const MAX_TIMEOUT_SECONDS = 86_400;
 
 interface RawGlobals {
   profile?: string;
@@ -51,9 +50,7 @@ export function globalOptions(raw: RawGlobals, env: Env): GlobalOptions {
     timeoutSeconds = Number(timeoutText);
     const valid = timeoutText.trim() !== '' && timeoutSeconds > 0;
     if (!valid || !(timeoutSeconds <= MAX_TIMEOUT_SECONDS)) {
-      throw new FlagError(
-        `${source} must be a positive number of seconds, at most ${MAX_TIMEOUT_SECONDS} (got ${JSON.stringify(timeoutText)})`,
-      );
+      throw new FlagError(`${source} must be ${TIMEOUT_RULE} (got ${JSON.stringify(timeoutText)})`);
     }
   }
   // commander reads `-p=sb` as the value "=sb" (`--profile=sb` it splits itself); no profile

@@ -9,10 +9,12 @@ import {
   type FlagSpec,
   toOption,
 } from './commands/define.js';
+import { withRule } from './commands/flags.js';
 import { registerHelp } from './commands/help/help.js';
 import { HELP_LAYOUT } from './commands/help/layout.js';
 import { PROFILES } from './completion/hints.js';
 import type { IOStreams } from './io.js';
+import { TIMEOUT_RULE } from './timeout.js';
 import { version } from './version.js';
 import * as z from './zod.js';
 
@@ -106,7 +108,7 @@ export const GLOBAL_FLAGS: Record<string, FlagSpec> = {
   timeout: {
     flags: '--timeout <seconds>',
     description: 'per-request time limit in seconds (env: STORE_TIMEOUT)',
-    schema: text,
+    schema: withRule(z.optional(z.string()), TIMEOUT_RULE),
   },
 };
 

@@ -50,7 +50,10 @@ export const command = defineCommand({
     path: {
       name: '<path>',
       description: 'relative to the base URL (/pets?limit=5, pets/42), or a URL on its host',
-      schema: z.string().check(z.minLength(1, 'the path must not be empty')),
+      schema: z.string().check(
+        z.minLength(1, 'the path must not be empty'),
+        z.refine((text: string) => !hasUnreadableBytes(text), notUtf8('the path')),
+      ),
       complete: words(SPEC_PATHS),
     },
   },

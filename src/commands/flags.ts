@@ -9,6 +9,12 @@ import type { FlagSpec } from './define.js';
  * when the flag is given without one (define.ts). */
 const TAKES = new WeakMap<object, string>();
 
+/** `schema`, which takes `rule` (said when its flag comes without a value). */
+export function withRule<S extends z.ZodMiniType>(schema: S, rule: string): S {
+  TAKES.set(schema, rule);
+  return schema;
+}
+
 /** What `schema` takes, looking through z.optional and z._default. */
 export function takes(schema: z.ZodMiniType): string | undefined {
   let inner: unknown = schema;
@@ -38,8 +44,7 @@ function flagValue<T>(
       return converted.value;
     }),
   );
-  TAKES.set(schema, rule);
-  return schema;
+  return withRule(schema, rule);
 }
 
 const INTEGER = /^-?\d+$/;

@@ -17,6 +17,7 @@ describe('text on the command line that is not UTF-8', () => {
     [['messages', 'send', 'Caf\uFFFD ouvert'], 'the message'],
     [['api', '/pets', '-f', 'name=Caf\uFFFD', '-F', 'categoryId=1'], 'the field "name"'],
     [['api', '/pets', '-F', 'note=\uFFFD'], 'the field "note"'],
+    [['api', '/pets?status=Caf\uFFFD'], 'the path'],
   ])('%j is refused with exit 2, nothing sent', async (argv, what) => {
     expect(await run(argv, { env: env() })).toEqual({
       code: 2,

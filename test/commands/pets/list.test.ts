@@ -118,6 +118,7 @@ describe('store pets list', () => {
     [['--limit'], '--limit needs a value: an integer from 1 to 100'],
     [['--status'], '--status needs a value: one of available, pending, sold'],
     [['-p'], '--profile needs a value'],
+    [['--timeout'], '--timeout needs a value: a positive number of seconds, at most 86400'],
     [['--colour'], "unknown option '--colour'"],
   ])('rejects %j with exit 2 and sends nothing', async (flags, message) => {
     const result = await run(['pets', 'list', ...flags], { env: env() });
