@@ -87,11 +87,16 @@ async function readJsonData(file: string, real: string): Promise<JsonData> {
       `data file ${file} ${NEITHER} (at ${where}: ${issue?.message}); it was left untouched`,
     );
   }
-  const ids = new Set(parsed.data.pets.map((pet) => BigInt(pet.id)));
-  if (ids.size !== parsed.data.pets.length) {
-    throw new DataFileError(
-      `data file ${file} has two pets with the same id; it was left untouched`,
-    );
+  // Each id once: the database refuses a second one, in its own words.
+  for (const [kind, ids] of [
+    ['pets', parsed.data.pets.map((pet) => BigInt(pet.id))],
+    ['messages', parsed.data.messages.map((message) => message.id)],
+  ] as const) {
+    if (new Set<unknown>(ids).size !== ids.length) {
+      throw new DataFileError(
+        `data file ${file} has two ${kind} with the same id; it was left untouched`,
+      );
+    }
   }
   return parsed.data;
 }

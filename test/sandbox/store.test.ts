@@ -361,16 +361,21 @@ describe('a data file that cannot be used', () => {
     },
   );
 
-  it('with two pets of one id', async () => {
+  const MESSAGE =
+    '{"id":"msg_1","message":"hi","status":"queued","createdAt":"2026-01-01T00:00:00.000Z"}';
+  it.each([
+    ['pets', '{"pets": [{"id":1,"name":"A","categoryId":1},{"id":1,"name":"B","categoryId":1}]}'],
+    // It had been the database's own words: "UNIQUE constraint failed: messages.id".
+    ['messages', `{"messages": [${MESSAGE},${MESSAGE}]}`],
+  ])('with two %s of one id, nothing left beside it', async (kind, content) => {
     const file = dataFile();
-    const content =
-      '{"pets": [{"id":1,"name":"A","categoryId":1},{"id":1,"name":"B","categoryId":1}]}';
     writeFileSync(file, content);
     await expect(startFails(file)).rejects.toMatchObject({
       code: 'EDATA',
-      message: `data file ${file} has two pets with the same id; it was left untouched`,
+      message: `data file ${file} has two ${kind} with the same id; it was left untouched`,
     });
     expect(readFileSync(file, 'utf8')).toBe(content);
+    expect(readdirSync(path.dirname(file))).toEqual([path.basename(file)]);
   });
 
   it('that is another program’s SQLite database', async () => {
