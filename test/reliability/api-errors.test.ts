@@ -115,3 +115,35 @@ describe('every command that calls the API', () => {
     expect(scope.isDone()).toBe(true);
   });
 });
+
+describe('answers at the edges (from a mutation audit)', () => {
+  it('pets add answered 200 with a body that is no pet: the animal may have been created', async () => {
+    // A 2xx of any kind may have acted, 200 as much as 201.
+    const scope = api()
+      .post('/v1/pets')
+      .reply(200, '{"unexpected":true}', { 'content-type': 'application/json' });
+    const result = await run(['pets', 'add', '--name', 'Rex', '--category-id', '1'], {
+      env: env(),
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'error: the server sent a response of an unexpected shape (HTTP 200); run with --debug for details; the animal may have been created: look with `store pets list` before adding it again\n',
+      prompts: [],
+    });
+  });
+
+  it('shows an Error message of exactly 1000 characters whole', async () => {
+    const message = 'x'.repeat(1000);
+    api().get('/v1/pets').reply(400, { code: 'bad', message, status: 400 });
+    const result = await run(['pets', 'list'], { env: env() });
+    expect(result).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: `error: ${message} (bad, HTTP 400)\n`,
+      prompts: [],
+    });
+  });
+});

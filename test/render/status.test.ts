@@ -3,6 +3,7 @@
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createIO, type IOStreams, systemIO } from '../../src/io.js';
+import { StatusBoard } from '../../src/render/status.js';
 
 const ERASE = '\r\u001b[K';
 
@@ -204,5 +205,54 @@ describe('io.waiting', () => {
     vi.advanceTimersByTime(3000);
     stop();
     expect(seen).toEqual([]);
+  });
+});
+
+// The board itself, for what the audit found no test of (the line named in each comment).
+describe('the status board', () => {
+  function board() {
+    const writes: string[] = [];
+    return {
+      board: new StatusBoard(
+        true,
+        (text) => writes.push(text),
+        () => 80,
+      ),
+      writes,
+    };
+  }
+
+  // status.ts:47 `if (at === -1) return` removed: a second done() of one line removed another
+  // active line (splice(-1, 1)), whose later updates were then never drawn.
+  it('done() twice leaves the other line alive', () => {
+    const { board: b, writes } = board();
+    const first = b.show('first');
+    const second = b.show('second');
+    second.done();
+    second.done();
+    first.update('first, updated');
+    expect(writes.at(-1)).toBe(`${ERASE}first, updated`);
+  });
+
+  // status.ts:104 `this.atLineStart = true` in release() removed: after a prompt (whose question
+  // left the cursor mid-line), the status line was not drawn again.
+  it('release() after a prompt draws the line again', () => {
+    const { board: b, writes } = board();
+    b.show('progress');
+    b.beforeWrite();
+    b.afterWrite('Name: ');
+    b.hold();
+    b.release();
+    expect(writes.at(-1)).toBe(`${ERASE}progress`);
+  });
+
+  // status.ts:89 `if (text.length > 0)` -> `if (true)`: an empty write counted as "mid-line" and
+  // hid the status line until the next newline.
+  it('an empty write does not hide the line', () => {
+    const { board: b, writes } = board();
+    b.show('progress');
+    b.beforeWrite();
+    b.afterWrite('');
+    expect(writes.at(-1)).toBe(`${ERASE}progress`);
   });
 });
