@@ -36,6 +36,21 @@ const lines = (count: number, bad: (i: number) => boolean = () => false) =>
     return JSON.stringify({ name: bad(i) ? `bad${i}` : `p${i}`, categoryId: 1 });
   });
 
+/** `pets add --file -` with `args` and `stdin`, and a Ctrl-C once `n` requests reached a
+ * server that answers each after `delayMs`. */
+async function ctrlCAfter(n: number, delayMs: number, args: string[], stdin: string) {
+  const { server } = await slowServer(() => delayMs);
+  const controller = new AbortController();
+  const pending = run(['pets', 'add', '--file', '-', ...args], {
+    env: envFor(server.url),
+    stdin,
+    signal: controller.signal,
+  });
+  while (server.seen.length < n) await new Promise((resolve) => setTimeout(resolve, 10));
+  controller.abort();
+  return { result: await pending, server };
+}
+
 describe('pets add --file in bulk', () => {
   it('sends every line exactly once, at most --concurrency at a time, and reports in input order', async () => {
     const { server, maxInFlight } = await slowServer(() => Math.random() * 15);
@@ -117,17 +132,13 @@ describe('pets add --file in bulk', () => {
   });
 
   it('on Ctrl-C stops sending, lets the requests in flight finish, reports them, and exits 130', async () => {
-    const { server } = await slowServer(() => 1000);
-    const controller = new AbortController();
-    const pending = run(['pets', 'add', '--file', '-', '--json', '--concurrency', '4'], {
-      env: envFor(server.url),
-      stdin: `${lines(100).join('\n')}\n`,
-      signal: controller.signal,
-    });
     // Ctrl-C once the first 4 are in flight (their answers take a second).
-    while (server.seen.length < 4) await new Promise((resolve) => setTimeout(resolve, 10));
-    controller.abort();
-    const result = await pending;
+    const { result, server } = await ctrlCAfter(
+      4,
+      1000,
+      ['--json', '--concurrency', '4'],
+      `${lines(100).join('\n')}\n`,
+    );
     expect(server.seen).toHaveLength(4);
     expect(result).toEqual({
       code: 130,
@@ -141,20 +152,16 @@ describe('pets add --file in bulk', () => {
   });
 
   it('on Ctrl-C still says what --failed misses (a line over 1 MiB)', async () => {
-    const { server } = await slowServer(() => 1000);
-    const controller = new AbortController();
     const failed = join(tempDir(), 'failed.ndjson');
     const over = `{"name":"${'x'.repeat(1024 * 1024)}","categoryId":1}`;
-    const pending = run(['pets', 'add', '--file', '-', '--concurrency', '1', '--failed', failed], {
-      env: envFor(server.url),
-      // (A first line may be a whole JSON array: the 1 MiB bound is for the lines after it.)
-      stdin: `${lines(1)[0]}\n${over}\n${lines(3).join('\n')}\n`,
-      signal: controller.signal,
-    });
-    // Ctrl-C while input 3 is in flight: input 2, too long, failed before it.
-    while (server.seen.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
-    controller.abort();
-    const result = await pending;
+    // Ctrl-C while input 3 is in flight: input 2, too long, failed before it. (A first line
+    // may be a whole JSON array: the 1 MiB bound is for the lines after it.)
+    const { result } = await ctrlCAfter(
+      2,
+      1000,
+      ['--concurrency', '1', '--failed', failed],
+      `${lines(1)[0]}\n${over}\n${lines(3).join('\n')}\n`,
+    );
     expect(result).toEqual({
       code: 130,
       stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n1\tp1\t1\t\n1\tp1\t1\t\n',
@@ -171,20 +178,13 @@ describe('pets add --file in bulk', () => {
   it.runIf(existsSync('/dev/full'))(
     'on Ctrl-C still says that --failed could not be written',
     async () => {
-      const { server } = await slowServer(() => 100);
-      const controller = new AbortController();
-      const pending = run(
-        ['pets', 'add', '--file', '-', '--concurrency', '1', '--failed', '/dev/full'],
-        {
-          env: envFor(server.url),
-          stdin: `${lines(5, (i) => i === 1).join('\n')}\n`,
-          signal: controller.signal,
-        },
-      );
       // Ctrl-C while input 2 is in flight: input 1 was refused, and its line not written.
-      while (server.seen.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
-      controller.abort();
-      const result = await pending;
+      const { result } = await ctrlCAfter(
+        2,
+        100,
+        ['--concurrency', '1', '--failed', '/dev/full'],
+        `${lines(5, (i) => i === 1).join('\n')}\n`,
+      );
       expect(result).toEqual({
         code: 130,
         stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n2\tp2\t1\t\n',
