@@ -298,8 +298,8 @@ export async function importPets(
     : undefined;
   const sayWhatFailedFileMisses = (stoppedShort: boolean) => {
     if (failedFile?.notKept.length) {
-      io.err(
-        `warning: --failed ${failedFile.path} does not hold ${namedInputs(failedFile.notKept)}: a line over 1 MiB is not kept\n`,
+      report.warningLine(
+        `--failed ${failedFile.path} does not hold ${namedInputs(failedFile.notKept)}: a line over 1 MiB is not kept`,
       );
     }
     if (stoppedShort && failedFileError) report.errorLine('failed_file', failedFileError);

@@ -137,15 +137,21 @@ export class BulkReport {
 
   /** Why the import stopped short (a Ctrl-C, a failed stdout), where the summary is not
    * written: a JSON error line under --json, as every stderr line is there. */
-  stopLine(code: string, message: string, prefix = ''): void {
+  stopLine(code: string, message: string, text = message): void {
     if (this.options.json && !this.io.stderrIsTTY) {
       this.io.err(`${stringifyJson({ error: { code, message, status: null } })}\n`);
-    } else this.io.err(`${prefix}${message}\n`);
+    } else this.io.err(`${text}\n`);
   }
 
-  /** An error beside the line that stopped the import: `error: …`, as every error line. */
+  /** An error beside the line that stopped the import: `error: …`, as every error line (its
+   * text made safe for a terminal: it names a file the user gave). */
   errorLine(code: string, message: string): void {
-    this.stopLine(code, message, 'error: ');
+    this.stopLine(code, message, `error: ${sanitize(message)}`);
+  }
+
+  /** A warning on stderr, made safe for a terminal; text under --json too, as warnings are. */
+  warningLine(message: string): void {
+    this.io.err(`warning: ${sanitize(message)}\n`);
   }
 
   /** On a terminal with the time taken; in a log without it, so that it reads the same. */

@@ -932,6 +932,28 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     expect(ok).toEqual({ code: 0, stdout: '{"input":1,"valid":true}\n', stderr: '', prompts: [] });
   });
 
+  it('names a --failed file in its warning safely for a terminal (an escape in its name)', async () => {
+    const server = await faultServer((_req, res, n) =>
+      reply(res, 201, createdOf(server.seen[n - 1]?.body ?? '{}', n)),
+    );
+    const folder = tempDir();
+    const failed = join(folder, 'f\u001b[2J.ndjson');
+    const over = `{"name":"${'x'.repeat(1024 * 1024)}","categoryId":1}`;
+    const result = await run(['pets', 'add', '--file', '-', '--failed', failed], {
+      env: envFor(server.url),
+      stdin: `${PET_LINE(1)}\n${over}\n`,
+    });
+    expect(result).toEqual({
+      code: 3,
+      stdout: `ID\tNAME\tCATEGORY\tSTATUS\n1\t${JSON.parse(PET_LINE(1)).name}\t1\t\n`,
+      stderr:
+        'error: input 2: line 2 is longer than 1 MiB\n' +
+        '1 created, 1 failed (input 2)\n' +
+        `warning: --failed ${folder}/f\\x1b[2J.ndjson does not hold input 2: a line over 1 MiB is not kept\n`,
+      prompts: [],
+    });
+  });
+
   it('treats a line over 1 MiB as that input’s failure, without holding it', async () => {
     const server = await faultServer((_req, res, n) =>
       reply(res, 201, createdOf(server.seen[n - 1]?.body ?? '{}', n)),
