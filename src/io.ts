@@ -81,8 +81,12 @@ export async function readAll(
   limit: TextLimit,
   signal?: AbortSignal,
 ): Promise<string> {
-  const bytes = await readAllBytes(stream, limit, signal);
-  if (!isUtf8(bytes)) throw new FlagError(limit.notText);
+  return utf8Text(await readAllBytes(stream, limit, signal), limit.notText);
+}
+
+/** `bytes` as text, or the usage error `notText` when they are not UTF-8. */
+export function utf8Text(bytes: Buffer, notText: string): string {
+  if (!isUtf8(bytes)) throw new FlagError(notText);
   return bytes.toString('utf8');
 }
 

@@ -2,8 +2,6 @@
 // HTTP layer (retries by method, time limits, the body cap, proxies, Ctrl-C). The proof that
 // the layer is general: nothing here is special-cased below this file.
 
-const { isUtf8 } = process.getBuiltinModule('node:buffer');
-
 import type { ApiClient, ApiResponse } from '../api/client.js';
 import { isIdempotent } from '../api/retry.js';
 import { statusText } from '../api/status-text.js';
@@ -11,7 +9,7 @@ import { FILES, words } from '../completion/hints.js';
 import { quote } from '../config/quote.js';
 import type { Context } from '../context.js';
 import { CancelledError, FlagError, notingMaybeActed } from '../errors.js';
-import { readAllBytes } from '../io.js';
+import { readAllBytes, utf8Text } from '../io.js';
 import { parseJson, stringifyJson } from '../json.js';
 import { sanitize } from '../render/sanitize.js';
 import { INT64_MAX, INT64_MIN } from '../schemas.js';
@@ -231,11 +229,8 @@ async function typedValue(text: string, ctx: Context): Promise<unknown> {
   if (text.startsWith('@')) {
     // A JSON string: text, not bytes, which U+FFFD would stand in for.
     const name = text.slice(1);
-    const bytes = await readInput(name, ctx);
-    if (!isUtf8(bytes)) {
-      throw new FlagError(`-F: ${inputName(name)} is not UTF-8 text; nothing was sent`);
-    }
-    return bytes.toString('utf8');
+    const notText = `-F: ${inputName(name)} is not UTF-8 text; nothing was sent`;
+    return utf8Text(await readInput(name, ctx), notText);
   }
   return text;
 }
