@@ -20,6 +20,10 @@ export class OrderedWindow<T> {
   private running = 0;
   private wake: (() => void) | undefined;
   private readonly tasks = new Set<Promise<void>>();
+  /** The first task that threw (a bug: tasks report failures as results), or that a report
+   * threw in: the window stops, and ready() and drain() throw it instead of an unhandled
+   * rejection ending the process with no report. */
+  private broken: { error: unknown } | undefined;
 
   constructor(private readonly options: OrderedWindowOptions<T>) {
     this.next = options.first ?? 1;
@@ -37,6 +41,7 @@ export class OrderedWindow<T> {
   /** Resolves once number `n` may start: the span and the limit allow it. */
   async ready(n: number, signal?: AbortSignal): Promise<void> {
     while (
+      !this.throwIfBroken() &&
       !signal?.aborted &&
       (n - this.next >= this.options.span || this.running >= Math.max(1, this.options.limit()))
     ) {
@@ -54,10 +59,21 @@ export class OrderedWindow<T> {
   /** Starts `task` for number `n`; its result is reported in order. A task must not throw. */
   start(n: number, task: () => Promise<T>): void {
     this.running += 1;
-    const run = task().then((result) => {
-      this.running -= 1;
-      this.settle(n, result);
-    });
+    const run = task()
+      .then(
+        (result) => {
+          this.running -= 1;
+          this.settle(n, result);
+        },
+        (error: unknown) => {
+          this.running -= 1;
+          throw error;
+        },
+      )
+      .catch((error: unknown) => {
+        this.broken ??= { error };
+        this.wakeUp();
+      });
     this.tasks.add(run);
     void run.finally(() => this.tasks.delete(run));
   }
@@ -71,13 +87,24 @@ export class OrderedWindow<T> {
       this.options.report(this.next, ready);
       this.next += 1;
     }
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
+    this.wakeUp();
   }
 
   /** Waits for every task started. */
   async drain(): Promise<void> {
     while (this.tasks.size > 0) await Promise.all(this.tasks);
+    this.throwIfBroken();
+  }
+
+  private wakeUp(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  /** False, or throws what broke the window. */
+  private throwIfBroken(): false {
+    if (this.broken) throw this.broken.error;
+    return false;
   }
 }

@@ -93,4 +93,44 @@ describe('OrderedWindow', () => {
     controller.abort();
     await expect(waiting).resolves.toBeUndefined();
   });
+  it.each([
+    ['a task that throws', true],
+    ['a report that throws', false],
+  ])(
+    'is broken by %s: ready() and drain() throw it, no rejection goes unhandled',
+    async (_what, inTask) => {
+      // Before, the rejection was unhandled: the process died with its stack and source code,
+      // and the inputs waiting for the window were never reported.
+      const unhandled: unknown[] = [];
+      const onUnhandled = (reason: unknown) => unhandled.push(reason);
+      process.on('unhandledRejection', onUnhandled);
+      try {
+        const bug = new Error('bug');
+        const reported: number[] = [];
+        const window = new OrderedWindow<number>({
+          span: 2,
+          limit: () => 2,
+          report: (n) => {
+            if (!inTask && n === 1) throw bug;
+            reported.push(n);
+          },
+        });
+        const first = deferred<number>();
+        window.start(1, () => first.promise.then((n) => (inTask ? Promise.reject(bug) : n)));
+        window.start(2, async () => 2);
+        // Number 3 waits for the span, which number 1 never leaves.
+        const waiting = window.ready(3);
+        first.resolve(1);
+        await expect(waiting).rejects.toBe(bug);
+        await expect(window.drain()).rejects.toBe(bug);
+        await expect(window.ready(3)).rejects.toBe(bug);
+        expect(window.inFlight).toBe(0);
+        expect(reported).toEqual([]);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        expect(unhandled).toEqual([]);
+      } finally {
+        process.off('unhandledRejection', onUnhandled);
+      }
+    },
+  );
 });
