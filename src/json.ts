@@ -79,6 +79,30 @@ function escapeControls(json: string): string {
   );
 }
 
+/** Half of a surrogate pair, alone: not well-formed Unicode, which a server may store as U+FFFD.
+ * (With the u flag a whole pair is one code point, and does not match.) */
+export const LONE_SURROGATE = /\p{Cs}/u;
+
+/** How deep arrays and objects may nest in JSON that store sends or takes from a server, and
+ * in a body the sandbox takes: far beyond any animal or message, and well within
+ * JSON.stringify's recursion (about 4,000 levels, with Node's default stack). */
+export const MAX_JSON_DEPTH = 1000;
+
+/** Whether arrays and objects in `value` nest deeper than MAX_JSON_DEPTH (walked without
+ * recursion, so any depth is measured). */
+export function nestedTooDeep(value: unknown): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [item, depth] = next;
+    if (typeof item !== 'object' || item === null || JSON.isRawJSON(item)) continue;
+    if (depth === MAX_JSON_DEPTH) return true;
+    for (const child of Object.values(item)) {
+      if (typeof child === 'object' && child !== null) pending.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
 /** What parsed but cannot be written back: nested deeper than JSON.stringify's recursion goes
  * (JSON.parse is not recursive: a server can send 20,000 levels). */
 export class JsonDepthError extends Error {

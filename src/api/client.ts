@@ -7,7 +7,7 @@
 import { maskKey } from '../config/profiles.js';
 import { AuthError, CancelledError, type CliError, ResponseError } from '../errors.js';
 import type { Env } from '../io.js';
-import { parseJson, stringifyJson } from '../json.js';
+import { MAX_JSON_DEPTH, nestedTooDeep, parseJson, stringifyJson } from '../json.js';
 import type * as z from '../zod.js';
 import { errorFromResponse, headerValue } from './errors.js';
 import {
@@ -253,6 +253,15 @@ export class ApiClient {
       this.trace(`! response body is not JSON: ${(error as Error).message}`);
       throw new ResponseError(
         `the server sent a response that is not JSON (HTTP ${status})`,
+        status,
+      );
+    }
+    // Every level takes two bytes at least: only a long answer can nest too deeply to be
+    // printed (or echoed) again.
+    if (body.length > 2 * MAX_JSON_DEPTH && nestedTooDeep(data)) {
+      this.trace(`! response body nests more than ${MAX_JSON_DEPTH} levels deep`);
+      throw new ResponseError(
+        `the server sent a response nested more than ${MAX_JSON_DEPTH} levels deep (HTTP ${status})`,
         status,
       );
     }

@@ -2,7 +2,7 @@
 // said in plain words that name the field: `status must be one of available, pending, sold
 // (got "Sold")`, not a validator's message.
 import type { CliError } from '../errors.js';
-import { stringifyJson } from '../json.js';
+import { LONE_SURROGATE, MAX_JSON_DEPTH, nestedTooDeep, stringifyJson } from '../json.js';
 import { NewPet, PET_STATUSES } from '../schemas.js';
 import { rejected } from './read-inputs.js';
 
@@ -18,6 +18,26 @@ function kindOf(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
+/** A value as JSON, cut to a few words: a field may hold a megabyte. */
+function shown(value: unknown): string {
+  const json = stringifyJson(value);
+  return json.length > PREVIEW_LENGTH ? `${json.slice(0, PREVIEW_LENGTH - 1)}…` : json;
+}
+
+const PREVIEW_LENGTH = 60;
+
+/** The top-level field whose text (at any depth) holds a lone surrogate, which a server may
+ * store as U+FFFD (the sandbox refuses it); undefined when every string is well-formed. */
+function loneSurrogateAt(value: object): string | undefined {
+  const wellFormed = (item: unknown): boolean =>
+    typeof item === 'string'
+      ? !LONE_SURROGATE.test(item)
+      : typeof item !== 'object' || item === null || Object.values(item).every(wellFormed);
+  return Object.keys(value).find((key) => !wellFormed((value as Record<string, unknown>)[key]));
+}
+
+const valueAt = (value: object, key: string): unknown => (value as Record<string, unknown>)[key];
+
 export function checkInput(value: unknown): { pet: NewPet } | { error: CliError } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return {
@@ -27,8 +47,22 @@ export function checkInput(value: unknown): { pet: NewPet } | { error: CliError 
       ),
     };
   }
+  // Before anything is written back (the message below shows what was given): what cannot be
+  // sent as JSON is refused as the input's own fault, as the sandbox would refuse it.
+  if (nestedTooDeep(value)) {
+    return { error: rejected('invalid_input', `nests more than ${MAX_JSON_DEPTH} levels deep`) };
+  }
   const result = NewPet.safeParse(value);
-  if (result.success) return { pet: value as NewPet };
+  if (result.success) {
+    const field = loneSurrogateAt(value);
+    if (field === undefined) return { pet: value as NewPet };
+    return {
+      error: rejected(
+        'invalid_input',
+        `${field} must be well-formed Unicode: it holds half of a surrogate pair (got ${shown(valueAt(value, field))})`,
+      ),
+    };
+  }
   const fields = new Map<string, string>();
   for (const issue of result.error.issues) {
     const field = String(issue.path[0] ?? '');
@@ -39,7 +73,7 @@ export function checkInput(value: unknown): { pet: NewPet } | { error: CliError 
     if (given === undefined) fields.set(field, `${field} is required`);
     else {
       const rule = Object.hasOwn(RULES, field) ? RULES[field] : issue.message;
-      fields.set(field, `${field} ${rule} (got ${stringifyJson(given)})`);
+      fields.set(field, `${field} ${rule} (got ${shown(given)})`);
     }
   }
   return { error: rejected('invalid_input', [...fields.values()].join('; ')) };

@@ -20,7 +20,7 @@ import {
   SilentExit,
 } from '../errors.js';
 import { describeWriteError, untilCtrlC } from '../io.js';
-import { stringifyJson } from '../json.js';
+import { JsonDepthError, stringifyJson } from '../json.js';
 import { BulkReport, namedInputs, type Outcome } from '../render/bulk-report.js';
 import type { NewPet } from '../schemas.js';
 import { setV8Flags } from '../v8-flags.js';
@@ -107,11 +107,22 @@ class FailedFile {
 
   /** Inputs it cannot hold: lines over 1 MiB, which were skipped as they streamed, not kept. */
   readonly notKept: number[] = [];
+  /** Inputs of a JSON document nested too deeply to be written as JSON again. */
+  readonly notWritable: number[] = [];
 
   /** Never throws: a failed write is kept (`error`) and said once the import has ended. */
   write(input: Input): void {
     if (this.error) return;
-    const text = 'value' in input ? stringifyJson(input.value) : input.line;
+    // An NDJSON line as it was given; an input of a JSON document written as JSON.
+    let text = input.line;
+    if (text === undefined && 'value' in input) {
+      try {
+        text = stringifyJson(input.value);
+      } catch (error) {
+        if (!(error instanceof JsonDepthError)) throw error;
+        return void this.notWritable.push(input.n);
+      }
+    }
     if (text === undefined) return void this.notKept.push(input.n);
     try {
       if (typeof text === 'string') writeSync(this.fd, `${text}\n`);
@@ -300,6 +311,11 @@ export async function importPets(
     if (failedFile?.notKept.length) {
       report.warningLine(
         `--failed ${failedFile.path} does not hold ${namedInputs(failedFile.notKept)}: a line over 1 MiB is not kept`,
+      );
+    }
+    if (failedFile?.notWritable.length) {
+      report.warningLine(
+        `--failed ${failedFile.path} does not hold ${namedInputs(failedFile.notWritable)}: nested too deeply to be written as JSON`,
       );
     }
     if (stoppedShort && failedFileError) report.errorLine('failed_file', failedFileError);

@@ -2,6 +2,8 @@
 // their exact value (int64 beyond 2^53, and integers written in exponent form such as 1e16),
 // and strings that must be well-formed Unicode (SQLite would store a lone surrogate as U+FFFD).
 
+import { LONE_SURROGATE, MAX_JSON_DEPTH, nestedTooDeep } from '../json.js';
+
 /** The body cannot be read as the JSON it claims to be; `code` is the Error body's. */
 export class BodyError extends Error {
   constructor(
@@ -13,7 +15,6 @@ export class BodyError extends Error {
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-const LONE_SURROGATE = /\p{Cs}/u;
 const PLAIN_INTEGER = /^-?\d+$/;
 const NUMBER_PARTS = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
@@ -72,17 +73,22 @@ export function parseBody(bytes: Buffer): unknown {
   } catch {
     throw new BodyError('invalid_encoding', 'request body is not valid UTF-8');
   }
+  let json: unknown;
   try {
-    return JSON.parse(text, revive as (key: string, value: unknown) => unknown);
+    json = JSON.parse(text, revive as (key: string, value: unknown) => unknown);
   } catch (error) {
     if (error instanceof BodyError) throw error;
     // Valid JSON, but deeper than the reviver's recursion goes: not "not valid JSON".
-    if (error instanceof RangeError) {
-      throw new BodyError('invalid_body', 'request body is nested too deeply');
-    }
+    if (error instanceof RangeError) throw tooDeep();
     throw new BodyError(
       'invalid_json',
       `request body is not valid JSON: ${(error as Error).message}`,
     );
   }
+  // The client's limit too (json.ts): what it checks before sending is what is refused here.
+  if (nestedTooDeep(json)) throw tooDeep();
+  return json;
 }
+
+const tooDeep = () =>
+  new BodyError('invalid_body', `request body nests more than ${MAX_JSON_DEPTH} levels deep`);

@@ -118,10 +118,17 @@ describe('store orders list', () => {
     });
   });
 
-  it('data nested deeper than it can write: one error line, exit 1, not an internal error', async () => {
-    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
-    api().get('/v1/store/orders').times(2).reply(200, deep);
-    const message = 'the data is nested too deeply to be written as JSON';
+  it('an answer nested more than 1000 levels deep: one error line, exit 1, not an internal error', async () => {
+    const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    const scope = api()
+      .get('/v1/store/orders')
+      .times(2)
+      .reply(200, deep(20_000))
+      .get('/v1/store/orders')
+      .reply(200, deep(1001))
+      .get('/v1/store/orders')
+      .reply(200, deep(1000));
+    const message = 'the server sent a response nested more than 1000 levels deep (HTTP 200)';
     expect(await run(['orders', 'list'], { env: env() })).toEqual({
       code: 1,
       stdout: '',
@@ -131,9 +138,22 @@ describe('store orders list', () => {
     expect(await run(['orders', 'list', '--json'], { env: env() })).toEqual({
       code: 1,
       stdout: '',
-      stderr: `{"error":{"code":"too_deep","message":"${message}","status":null}}\n`,
+      stderr: `{"error":{"code":"unexpected_response","message":"${message}","status":200}}\n`,
       prompts: [],
     });
+    expect(await run(['orders', 'list'], { env: env() })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: ${message}\n`,
+      prompts: [],
+    });
+    expect(await run(['orders', 'list', '--json'], { env: env() })).toEqual({
+      code: 0,
+      stdout: `${deep(1000)}\n`,
+      stderr: '',
+      prompts: [],
+    });
+    expect(scope.isDone()).toBe(true);
   });
 
   it('prints the API data exactly with --json', async () => {

@@ -314,6 +314,137 @@ describe('store pets add --file', () => {
     expect(unexpected).toEqual([]);
   });
 
+  it('refuses an input nested more than 1000 levels deep, or holding half of a surrogate pair, as its own failure: exit 3, nothing sent for it, its line kept in --failed', async () => {
+    // 20,000 levels crashed the import with a stack trace once it was sent; a lone surrogate
+    // passed --dry-run and was refused by the sandbox (a server may store it as U+FFFD).
+    const nest = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    const lines = [
+      '{"name":"A","categoryId":1}',
+      `{"name":"B","categoryId":1,"x":${nest(999)}}`,
+      `{"name":"C","categoryId":1,"x":${nest(1000)}}`,
+      `{"name":"D","categoryId":1,"x":${nest(20_000)}}`,
+      '{ "name" : "Rex \\ud83d", "categoryId": 1 }',
+      '{"name":"E","categoryId":1,"tags":[{"label":"\\udc00"}]}',
+      '{"name":"\\ud83d\\udc36","categoryId":2}',
+    ];
+    const dir = tempDir();
+    const file = join(dir, 'pets.ndjson');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const failed = join(dir, 'failed.ndjson');
+    const scope = api()
+      .post('/v1/pets', '{"name":"A","categoryId":1}')
+      .reply(201, created(1, 'A', 1))
+      .post('/v1/pets', lines[1] as string)
+      .reply(201, created(2, 'B', 1))
+      .post('/v1/pets', '{"name":"\u{1F436}","categoryId":2}')
+      .reply(201, created(3, '\u{1F436}', 2));
+    const errorLine = (n: number, message: string) =>
+      `{"input":${n},"error":{"code":"invalid_input","message":${JSON.stringify(message)},"status":null}}`;
+    const errors = [
+      [3, 'nests more than 1000 levels deep'],
+      [4, 'nests more than 1000 levels deep'],
+      [
+        5,
+        'name must be well-formed Unicode: it holds half of a surrogate pair (got "Rex \\ud83d")',
+      ],
+      [
+        6,
+        'tags must be well-formed Unicode: it holds half of a surrogate pair (got [{"label":"\\udc00"}])',
+      ],
+    ] as const;
+    const result = await run(['pets', 'add', '--file', file, '--failed', failed, '--json'], {
+      env: env(),
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 3,
+      stdout: [
+        created(1, 'A', 1),
+        created(2, 'B', 1),
+        ...errors.map(([n, message]) => errorLine(n, message)),
+        created(3, '\u{1F436}', 2),
+        '',
+      ].join('\n'),
+      stderr: '',
+      prompts: [],
+    });
+    // As given, spaces and escapes included: `--file failed.ndjson` retries exactly those.
+    expect(readFileSync(failed, 'utf8')).toBe(`${lines.slice(2, 6).join('\n')}\n`);
+
+    const dryRun = await run(['pets', 'add', '--file', file, '--dry-run'], { env: env() });
+    expect(dryRun).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: `${errors.map(([n, message]) => `error: input ${n}: ${message}\n`).join('')}Checked 7 inputs: 3 valid, 4 failed (inputs 3-6), nothing was sent\n`,
+      prompts: [],
+    });
+  });
+
+  it('shows at most 60 characters of a wrong value in an input’s message', async () => {
+    const result = await run(['pets', 'add', '--file', '-', '--dry-run'], {
+      env: env(),
+      stdin: `{"name":["${'a'.repeat(500_000)}"],"categoryId":1}\n`,
+    });
+    expect(result).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: `error: input 1: name must be a string with a character other than a space (got ["${'a'.repeat(57)}…)\nChecked 1 inputs: 0 valid, 1 failed (input 1), nothing was sent\n`,
+      prompts: [],
+    });
+  });
+
+  it('warns that --failed cannot hold an input of a JSON document nested too deeply to be written', async () => {
+    const dir = tempDir();
+    const failed = join(dir, 'failed.ndjson');
+    const nest = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    const result = await run(['pets', 'add', '--file', '-', '--failed', failed], {
+      env: env(),
+      stdin: `[{"name":"A","categoryId":1,"x":${nest(20_000)}},{"name":"B"}]`,
+    });
+    expect(result).toEqual({
+      code: 3,
+      stdout: '',
+      stderr:
+        'error: input 1: nests more than 1000 levels deep\n' +
+        'error: input 2: categoryId is required\n' +
+        '0 created, 2 failed (inputs 1-2)\n' +
+        `warning: --failed ${failed} does not hold input 1: nested too deeply to be written as JSON\n`,
+      prompts: [],
+    });
+    expect(readFileSync(failed, 'utf8')).toBe('{"name":"B"}\n');
+  });
+
+  it('reports an animal whose answer nests more than 1000 levels deep as one that may have been created, not a crash', async () => {
+    const deep = `{"id":1,"name":"A","categoryId":1,"x":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+    const scope = api()
+      .post('/v1/pets', '{"name":"A","categoryId":1}')
+      .reply(201, deep, JSON_HEADERS)
+      .post('/v1/pets', '{"name":"B","categoryId":2}')
+      .reply(201, created(2, 'B', 2), JSON_HEADERS)
+      .post('/v1/pets', '{"name":"A","categoryId":1}')
+      .reply(201, deep, JSON_HEADERS);
+    const message =
+      'the server sent a response nested more than 1000 levels deep (HTTP 201); the animal may have been created';
+    const bulk = await run(['pets', 'add', '--file', '-', '--json', '--concurrency', '1'], {
+      env: env(),
+      stdin: '{"name":"A","categoryId":1}\n{"name":"B","categoryId":2}\n',
+    });
+    expect(bulk).toEqual({
+      code: 1,
+      stdout: `{"input":1,"error":{"code":"unexpected_response","message":"${message}","status":201}}\n${created(2, 'B', 2)}\n`,
+      stderr: '',
+      prompts: [],
+    });
+    const one = await run(['pets', 'add', '--name', 'A', '--category-id', '1'], { env: env() });
+    expect(one).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: ${message}: look with \`store pets list\` before adding it again\n`,
+      prompts: [],
+    });
+    expect(scope.isDone()).toBe(true);
+  });
+
   it('takes --concurrency only with --file', async () => {
     const result = await run(
       ['pets', 'add', '--name', 'A', '--category-id', '1', '--concurrency', '2'],
