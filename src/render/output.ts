@@ -6,7 +6,7 @@ import type { IOStreams } from '../io.js';
 import { stringifyJson } from '../json.js';
 import { chunkedOut } from './chunks.js';
 import { fitColumns } from './layout.js';
-import { sanitize } from './sanitize.js';
+import { sanitize, tsvField } from './sanitize.js';
 import type { CellTable, ColorFn } from './table.js';
 import { textWidth } from './width.js';
 
@@ -49,11 +49,11 @@ export interface RowWriter<T> {
  * table is drawn at the end, since its column widths depend on every row.
  */
 export function rowWriter<T>(io: IOStreams, columns: readonly Column<T>[]): RowWriter<T> {
-  const texts = (row: T) => columns.map((column) => sanitize(cellText(column.value(row))));
   if (!io.stdoutIsTTY) {
     let paint = (cells: string[]) => cells;
-    const line = (row: T) => `${paint(texts(row)).join('\t')}\n`;
-    const header = `${columns.map((c) => sanitize(c.header)).join('\t')}\n`;
+    const fields = (row: T) => columns.map((column) => tsvField(cellText(column.value(row))));
+    const line = (row: T) => `${paint(fields(row)).join('\t')}\n`;
+    const header = `${columns.map((c) => tsvField(c.header)).join('\t')}\n`;
     if (!io.colorOut) {
       io.out(header);
       return { write: (row) => io.out(line(row)), end: async () => {} };
@@ -86,7 +86,7 @@ export function rowWriter<T>(io: IOStreams, columns: readonly Column<T>[]): RowW
   table.natural = table.headers.map(textWidth);
   return {
     write: (row) => {
-      const cells = texts(row);
+      const cells = columns.map((column) => sanitize(cellText(column.value(row))));
       for (const [i, text] of cells.entries()) {
         const width = textWidth(text);
         if (width > (table.natural[i] as number)) table.natural[i] = width;
@@ -124,9 +124,9 @@ export async function renderRows<T>(
  * each. */
 function writeTsv<T>(io: IOStreams, rows: readonly T[], columns: readonly Column<T>[]): void {
   const out = chunkedOut(io);
-  out.add(`${columns.map((c) => sanitize(c.header)).join('\t')}\n`);
+  out.add(`${columns.map((c) => tsvField(c.header)).join('\t')}\n`);
   for (const row of rows) {
-    out.add(`${columns.map((column) => sanitize(cellText(column.value(row)))).join('\t')}\n`);
+    out.add(`${columns.map((column) => tsvField(cellText(column.value(row)))).join('\t')}\n`);
   }
   out.end();
 }
@@ -204,18 +204,19 @@ export async function renderAny(io: IOStreams, data: unknown, options: OutputOpt
   drawTable(io, table);
 }
 
-const isIdKey = (key: string) => key === 'id';
+/** Identifiers, never cut on a terminal: `id`, and keys such as `petId` or `pet_id`. */
+const isIdKey = (key: string) => /^id$|Id$|_id$/.test(key);
 
 /** Tab-separated rows of any keys: each row fills in only the keys it has (rows with keys of
  * their own make the output rows × keys cells, but no more work than that). */
 function writeSparseTsv(io: IOStreams, data: readonly Row[], keys: readonly string[]): void {
   const index = new Map(keys.map((key, i) => [key, i]));
   const out = chunkedOut(io);
-  out.add(`${keys.map((key) => sanitize(key)).join('\t')}\n`);
+  out.add(`${keys.map((key) => tsvField(key)).join('\t')}\n`);
   for (const row of data) {
     const cells: string[] = new Array(keys.length).fill('');
     for (const key of Object.keys(row)) {
-      cells[index.get(key) as number] = sanitize(cellText(row[key]));
+      cells[index.get(key) as number] = tsvField(cellText(row[key]));
     }
     out.add(`${cells.join('\t')}\n`);
   }

@@ -17,3 +17,10 @@ export function sanitize(text: string): string {
       : `\\u${code.toString(16).padStart(4, '0')}`;
   });
 }
+
+/** A field of a tab-separated row: sanitised, with a backslash written `\\`, so that a `\t` in
+ * the output always stands for a tab (and `Rex\tJr` typed with a backslash stays apart from it):
+ * a script can read every value back (PostgreSQL's text format does the same). */
+export function tsvField(text: string): string {
+  return sanitize(text.includes('\\') ? text.replaceAll('\\', '\\\\') : text);
+}

@@ -173,14 +173,14 @@ Results go to stdout; warnings, progress and errors go to stderr, so a pipe
 carries data only. The same command prints one of three forms:
 
 Table (stdout is a terminal)
-  Aligned columns with a header, the status in colour, cut to fit the terminal.
-  Made for reading: do not parse it.
+  Aligned columns with a header, the status in colour, text cut to fit the
+  terminal (identifiers never are). Made for reading: do not parse it.
 
 Tab-separated (stdout is a pipe or a file, no --json)
   A header line, then one line per row, the fields separated by one tab: no
   borders, no truncation, and no colour unless FORCE_COLOR asks for it. A tab, a
   newline or another control character inside a value is shown escaped (\\t, \\n,
-  \\x1b), so a row is one line.
+  \\x1b), and a backslash as \\\\, so a row is one line and every value reads back.
 
 JSON (--json)
   One JSON document on stdout: an array for a list, an object for one item,

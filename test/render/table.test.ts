@@ -76,15 +76,16 @@ describe('a table on a terminal', () => {
     );
   });
 
-  it('cuts every text column to the same width at 40 columns, never the ID', async () => {
+  it('cuts every text column to the same width at 40 columns, never the ID or the category id', async () => {
+    // The category id was cut too: `922337203685477…` names no category.
     const result = await petsList(40);
     expect(result.stdout).toBe(
       [
-        'ID                NAME    CATEG…  STATUS',
-        '9007199254740993  Barth…  12      avail…',
-        '2                 小狗…   3       pendi…',
-        '3                 🐶🐕\u200d🦺…   4       sold',
-        `4                 ${LRM}שלום…${LRM}   5       avail…`,
+        'ID                NAME   CATEGORY  STAT…',
+        '9007199254740993  Bart…  12        avai…',
+        '2                 小狗…  3         pend…',
+        '3                 🐶🐕\u200d🦺…  4         sold',
+        `4                 ${LRM}שלום…${LRM}  5         avai…`,
         '',
       ].join('\n'),
     );
@@ -98,7 +99,7 @@ describe('a table on a terminal', () => {
       columns: 40,
     });
     expect(result.stdout.split('\n')[1]).toBe(
-      '9007199254740993  Barth…  12      \u001b[32mavail…\u001b[39m',
+      '9007199254740993  Bart…  12        \u001b[32mavai…\u001b[39m',
     );
   });
 
@@ -235,6 +236,20 @@ describe('orders list: any JSON as a table', () => {
     );
   });
 
+  it('never cuts an identifier: id, petId, pet_id', async () => {
+    const { io, out } = testIO({ tty: { stdout: true }, columns: 68 }, NO_COLOR);
+    const long = 9223372036854775807n;
+    const row = { id: long, petId: long, pet_id: long, paid: 'yes, in full', note: 'x'.repeat(40) };
+    await renderAny(io, [row], { json: false });
+    expect(out.text).toBe(
+      [
+        'id                   petId                pet_id               paid',
+        `${long}  ${long}  ${long}  yes,…`,
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('says "1 more column" for one', async () => {
     const { io, err } = testIO({ tty: { stdout: true }, columns: 12 }, NO_COLOR);
     await renderAny(io, [{ id: 1, first: 'a'.repeat(8), second: 'b'.repeat(8) }], { json: false });
@@ -292,6 +307,12 @@ describe('orders list: any JSON as a table', () => {
       );
     },
   );
+
+  it('writes a backslash as \\\\ in tab-separated rows of any keys, in keys and values', async () => {
+    const { io, out } = testIO({}, {});
+    await renderAny(io, [{ 'a\\b': 'C:\\dogs', tab: '\t' }], { json: false });
+    expect(out.text).toBe('a\\\\b\ttab\nC:\\\\dogs\t\\t\n');
+  });
 
   it('shows an own __proto__ key and its value, and nothing for keys a row lacks', async () => {
     const data = JSON.parse('[{"__proto__":"p","id":1},{"toString":"t","id":2}]');

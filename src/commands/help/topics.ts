@@ -80,11 +80,11 @@ const formatting: Block[] = [
   ),
   item(
     'Table (stdout is a terminal)',
-    'Aligned columns with a header, the status in colour, cut to fit the terminal. Made for reading: do not parse it.',
+    'Aligned columns with a header, the status in colour, text cut to fit the terminal (identifiers never are). Made for reading: do not parse it.',
   ),
   item(
     'Tab-separated (stdout is a pipe or a file, no --json)',
-    'A header line, then one line per row, the fields separated by one tab: no borders, no truncation, and no colour unless FORCE_COLOR asks for it. A tab, a newline or another control character inside a value is shown escaped (\\t, \\n, \\x1b), so a row is one line.',
+    'A header line, then one line per row, the fields separated by one tab: no borders, no truncation, and no colour unless FORCE_COLOR asks for it. A tab, a newline or another control character inside a value is shown escaped (\\t, \\n, \\x1b), and a backslash as \\\\, so a row is one line and every value reads back.',
   ),
   item(
     'JSON (--json)',

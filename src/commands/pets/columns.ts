@@ -12,7 +12,8 @@ const STATUS_COLORS: Record<string, (chalk: ChalkInstance, text: string) => stri
 export const PET_COLUMNS: Column<Pet>[] = [
   { header: 'ID', value: (pet) => pet.id, fixed: true },
   { header: 'NAME', value: (pet) => pet.name },
-  { header: 'CATEGORY', value: (pet) => pet.categoryId },
+  // An identifier too: a category id cut to `922337203685477…` names no category.
+  { header: 'CATEGORY', value: (pet) => pet.categoryId, fixed: true },
   {
     header: 'STATUS',
     value: (pet) => pet.status,

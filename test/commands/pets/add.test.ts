@@ -206,6 +206,22 @@ describe('store pets add --file', () => {
     });
   });
 
+  it('writes a backslash in a created animal’s row as \\\\, as every tab-separated row does', async () => {
+    api()
+      .post('/v1/pets', '{"name":"C:\\\\dogs\\tRex","categoryId":1}')
+      .reply(201, created(1, 'C:\\\\dogs\\tRex', 1));
+    const result = await run(['pets', 'add', '--file', '-'], {
+      env: env(),
+      stdin: '{"name":"C:\\\\dogs\\tRex","categoryId":1}',
+    });
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n1\tC:\\\\dogs\\tRex\t1\t\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
   it('reads a pretty-printed JSON object whole', async () => {
     const scope = api()
       .post('/v1/pets', '{"name":"Rex","categoryId":1}')

@@ -107,6 +107,34 @@ describe('store pets list', () => {
     );
   });
 
+  it('writes a backslash as \\\\ in tab-separated rows, so that every value reads back; a table shows it as is', async () => {
+    // `Rex<TAB>Jr` and the text `Rex\tJr` were both written `Rex\tJr`; ESC and the text `\x1b` alike.
+    const names = ['Rex\tJr', 'Rex\\tJr', '\u001b', '\\x1b', 'C:\\dogs\\'];
+    const body = JSON.stringify(names.map((name, i) => ({ id: i + 1, name, categoryId: 1 })));
+    api().get('/v1/pets').times(3).reply(200, body);
+    const rows = ['Rex\\tJr', 'Rex\\\\tJr', '\\x1b', '\\\\x1b', 'C:\\\\dogs\\\\'];
+    const expected = `ID\tNAME\tCATEGORY\tSTATUS\n${rows.map((name, i) => `${i + 1}\t${name}\t1\t\n`).join('')}`;
+    expect(await run(['pets', 'list'], { env: env() })).toEqual({
+      code: 0,
+      stdout: expected,
+      stderr: '',
+      prompts: [],
+    });
+    // Coloured (FORCE_COLOR) rows are tab-separated rows too.
+    const coloured = await run(['pets', 'list'], { env: { ...env(), FORCE_COLOR: '1' } });
+    expect(coloured.stdout).toBe(expected);
+    const table = await run(['pets', 'list'], { env: { ...env(), NO_COLOR: '1' }, tty: true });
+    expect(table.stdout.split('\n').map((line) => line.split(/ {2,}/)[1])).toEqual([
+      'NAME',
+      'Rex\\tJr',
+      'Rex\\tJr',
+      '\\x1b',
+      '\\x1b',
+      'C:\\dogs\\',
+      undefined,
+    ]);
+  });
+
   it.each([
     [['--limit', '0'], '--limit must be an integer from 1 to 100 (got "0")'],
     [['--limit', '101'], '--limit must be an integer from 1 to 100 (got "101")'],
