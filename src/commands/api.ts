@@ -12,7 +12,6 @@ import { CancelledError, FlagError, notingMaybeActed } from '../errors.js';
 import { readAllBytes, utf8Text } from '../io.js';
 import { parseJson, stringifyJson } from '../json.js';
 import { sanitize } from '../render/sanitize.js';
-import { INT64_MAX, INT64_MIN } from '../schemas.js';
 import * as z from '../zod.js';
 import { defineCommand } from './define.js';
 import { fileName, hasUnreadableBytes, notUtf8, switchFlag } from './flags.js';
@@ -210,22 +209,18 @@ function splitField(text: string): [string, string] {
   return field;
 }
 
-const INTEGER = /^-?(0|[1-9]\d*)$/;
-const DECIMAL = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+/** A JSON number's text (RFC 8259): what -F sends as a number. */
+const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 
-/** -F's value: a number (an int64 kept exact), true, false, null, or @file's contents. */
+/** -F's value: a number as typed, true, false, null, or @file's contents. */
 async function typedValue(text: string, ctx: Context): Promise<unknown> {
   if (text === 'true') return true;
   if (text === 'false') return false;
   if (text === 'null') return null;
-  if (INTEGER.test(text)) {
-    const big = BigInt(text);
-    if (big < INT64_MIN || big > INT64_MAX) return text;
-    return Number.isSafeInteger(Number(big)) ? Number(big) : big;
-  }
-  // As typed (`1.50` stays `1.50`, `1e3` stays `1e3`): JSON.stringify writes a raw JSON value
-  // as it is, in a body and in a query string alike.
-  if (DECIMAL.test(text) && Number.isFinite(Number(text))) return JSON.rawJSON(text);
+  // Every number as typed (`1.50` stays `1.50`, `1e3` stays `1e3`, an int64 digit for digit,
+  // `-0` keeps its sign, and one past int64 is a number the server may refuse, not a string):
+  // JSON.stringify writes a raw JSON value as it is, in a body and in a query string alike.
+  if (JSON_NUMBER.test(text)) return JSON.rawJSON(text);
   if (text.startsWith('@')) {
     // A JSON string: text, not bytes, which U+FFFD would stand in for.
     const name = text.slice(1);

@@ -90,17 +90,27 @@ describe('store api', () => {
     expect(result).toEqual({ code: 0, stdout: '{"id":1}\n', stderr: '', prompts: [] });
   });
 
-  it('sends the int64 extremes as numbers, one past them as text', async () => {
+  it('sends every number as typed: the int64 extremes, one past them, -0, 1e400, 18446744073709551615.0', async () => {
+    // One past int64 went as a string while 18446744073709551615.0 went as a number; -0 as 0 and
+    // 1e400 as a string. -F is for numbers; -f sends digits as a string.
     const scope = api()
       .post(
         '/v1/pets',
-        '{"max":9223372036854775807,"min":-9223372036854775808,"over":"9223372036854775808"}',
+        '{"max":9223372036854775807,"min":-9223372036854775808,"over":9223372036854775808,"u64":18446744073709551615,"u64f":18446744073709551615.0,"zero":-0,"huge":1e400,"tiny":-1E-400,"zip":"007","plus":"+1","dot":"1."}',
       )
       .reply(201, '{}', JSON_TYPE);
     const fields = [
       'max=9223372036854775807',
       'min=-9223372036854775808',
       'over=9223372036854775808',
+      'u64=18446744073709551615',
+      'u64f=18446744073709551615.0',
+      'zero=-0',
+      'huge=1e400',
+      'tiny=-1E-400',
+      'zip=007',
+      'plus=+1',
+      'dot=1.',
     ];
     const result = await run(['api', '/pets', ...fields.flatMap((f) => ['-F', f])], {
       env: env(),
