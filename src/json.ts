@@ -83,6 +83,14 @@ function escapeControls(json: string): string {
  * (With the u flag a whole pair is one code point, and does not match.) */
 export const LONE_SURROGATE = /\p{Cs}/u;
 
+/** Whether a string anywhere in `value` holds a lone surrogate (`value` nested at most
+ * MAX_JSON_DEPTH deep: nestedTooDeep first). */
+export function hasLoneSurrogate(value: unknown): boolean {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value);
+  if (typeof value !== 'object' || value === null || JSON.isRawJSON(value)) return false;
+  return Object.values(value).some(hasLoneSurrogate);
+}
+
 /** How deep arrays and objects may nest in JSON that store sends or takes from a server, and
  * in a body the sandbox takes: far beyond any animal or message, and well within
  * JSON.stringify's recursion (about 4,000 levels, with Node's default stack). */

@@ -2,7 +2,7 @@
 // said in plain words that name the field: `status must be one of available, pending, sold
 // (got "Sold")`, not a validator's message.
 import type { CliError } from '../errors.js';
-import { LONE_SURROGATE, MAX_JSON_DEPTH, nestedTooDeep, stringifyJson } from '../json.js';
+import { hasLoneSurrogate, MAX_JSON_DEPTH, nestedTooDeep, stringifyJson } from '../json.js';
 import { NewPet, PET_STATUSES } from '../schemas.js';
 import { rejected } from './read-inputs.js';
 
@@ -29,11 +29,7 @@ const PREVIEW_LENGTH = 60;
 /** The top-level field whose text (at any depth) holds a lone surrogate, which a server may
  * store as U+FFFD (the sandbox refuses it); undefined when every string is well-formed. */
 function loneSurrogateAt(value: object): string | undefined {
-  const wellFormed = (item: unknown): boolean =>
-    typeof item === 'string'
-      ? !LONE_SURROGATE.test(item)
-      : typeof item !== 'object' || item === null || Object.values(item).every(wellFormed);
-  return Object.keys(value).find((key) => !wellFormed((value as Record<string, unknown>)[key]));
+  return Object.keys(value).find((key) => hasLoneSurrogate(valueAt(value, key)));
 }
 
 const valueAt = (value: object, key: string): unknown => (value as Record<string, unknown>)[key];

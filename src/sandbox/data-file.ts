@@ -1,11 +1,15 @@
 // The file given with `store sandbox --data`: where it really is (a symlink is followed, never
 // replaced), what it holds (the sandbox's SQLite database, a JSON data file of earlier
-// versions to import, or nothing yet), and clear one-line errors for anything else.
+// versions to import, or nothing yet: missing or empty), and clear one-line errors for anything
+// else.
 import { constants } from 'node:fs';
 import { access, lstat, open, readFile, readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { parseJson } from '../json.js';
-import { Message, Pet, PetStatus } from '../schemas.js';
+
+const { isUtf8 } = process.getBuiltinModule('node:buffer');
+
+import { hasLoneSurrogate, MAX_JSON_DEPTH, nestedTooDeep, parseJson } from '../json.js';
+import { Int64, Message, NewPet } from '../schemas.js';
 import * as z from '../zod.js';
 
 /** The data file cannot be used; it is left untouched. */
@@ -19,7 +23,8 @@ export class DataFileError extends Error {
 const DATA_KEYS = ['pets', 'messages', 'orders'];
 // A pet's status is one the service knows (earlier versions took no other): one it does not
 // would be served, and could never be listed by --status.
-const StoredPet = z.extend(Pet, { status: z.optional(PetStatus) });
+// Its name too is one the service takes ("   " is refused by POST /pets, and was imported).
+const StoredPet = z.extend(NewPet, { id: Int64 });
 const JsonDataFile = z.strictObject({
   pets: z._default(z.array(StoredPet), []),
   messages: z._default(z.array(Message), []),
@@ -48,6 +53,8 @@ export async function inspectDataFile(file: string): Promise<DataFile> {
   if (info.isDirectory()) throw new DataFileError(`data file ${file} is a folder, not a file`);
   if (!info.isFile()) throw new DataFileError(`data file ${file} is not a regular file`);
   await checkFolder(file, path.dirname(real));
+  // Empty (`--data "$(mktemp)"`): SQLite itself takes an empty file for an empty database.
+  if (info.size === 0) return { kind: 'new', path: real };
   const head = Buffer.alloc(SQLITE_MAGIC.length);
   try {
     const handle = await open(real, 'r');
@@ -67,25 +74,30 @@ const NEITHER = 'is neither a sandbox SQLite database nor a sandbox JSON data fi
 
 async function readJsonData(file: string, real: string): Promise<JsonData> {
   let json: unknown;
+  const refuse = (why: string) =>
+    new DataFileError(`data file ${file} ${NEITHER} (${why}); it was left untouched`);
   try {
-    json = parseJson(await readFile(real, 'utf8'));
+    const bytes = await readFile(real);
+    // What the API refuses is not imported either: bytes that are not UTF-8, or a lone
+    // surrogate (SQLite would keep U+FFFD in their place), or JSON nested too deeply.
+    if (!isUtf8(bytes)) throw refuse('not UTF-8 text');
+    json = parseJson(bytes.toString('utf8'));
   } catch (error) {
+    if (error instanceof DataFileError) throw error;
     if (!(error instanceof SyntaxError)) throw unusable(file, error);
-    throw new DataFileError(`data file ${file} ${NEITHER} (not JSON); it was left untouched`);
+    throw refuse('not JSON');
   }
+  if (nestedTooDeep(json)) throw refuse(`nested more than ${MAX_JSON_DEPTH} levels deep`);
+  if (hasLoneSurrogate(json)) throw refuse('a string holds half of a surrogate pair');
   const isObject = typeof json === 'object' && json !== null && !Array.isArray(json);
   if (isObject && !DATA_KEYS.some((key) => Object.hasOwn(json as object, key))) {
-    throw new DataFileError(
-      `data file ${file} ${NEITHER} (a JSON object without pets, messages or orders); it was left untouched`,
-    );
+    throw refuse('a JSON object without pets, messages or orders');
   }
   const parsed = JsonDataFile.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? issue.path.join('.') : 'top level';
-    throw new DataFileError(
-      `data file ${file} ${NEITHER} (at ${where}: ${issue?.message}); it was left untouched`,
-    );
+    throw refuse(`at ${where}: ${issue?.message}`);
   }
   // Each id once: the database refuses a second one, in its own words.
   for (const [kind, ids] of [

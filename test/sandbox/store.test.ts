@@ -57,6 +57,16 @@ describe('data file', () => {
     expect(query(file, 'PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
   });
 
+  it('may be an empty file (`--data "$(mktemp)"`): it becomes the database, as in sqlite3', async () => {
+    const file = dataFile();
+    writeFileSync(file, '');
+    const sandbox = await start({ dataFile: file });
+    expect((await createPet(sandbox, 'Rex')).status).toBe(201);
+    await sandbox.close();
+    expect(readFileSync(file).subarray(0, 16).toString('latin1')).toBe('SQLite format 3\0');
+    expect(query(file, 'SELECT name FROM pets')).toEqual([{ name: 'Rex' }]);
+  });
+
   it('holds every change, committed, by the time the response arrives', async () => {
     const file = dataFile();
     const sandbox = await start({ dataFile: file });
@@ -323,11 +333,37 @@ describe('a JSON data file of earlier versions', () => {
 describe('a data file that cannot be used', () => {
   it.each([
     ['not JSON', '{"pets": [', '(not JSON)'],
-    ['empty', '', '(not JSON)'],
     [
       'the wrong shape',
       '{"pets": [{"name": 1}]}',
+      '(at pets.0.name: Invalid input: expected string, received number)',
+    ],
+    [
+      'the wrong shape',
+      '{"pets": [{"name": "A", "categoryId": 1}]}',
       '(at pets.0.id: must be an integer in the int64 range)',
+    ],
+    // What POST /pets refuses was imported: a blank name, a lone surrogate (stored as U+FFFD;
+    // two message ids differing only by one were refused in SQLite's words), deep nesting.
+    [
+      'a pet with a blank name',
+      '{"pets":[{"id":1,"name":"   ","categoryId":1}]}',
+      '(at pets.0.name: must contain a non-whitespace character)',
+    ],
+    [
+      'a lone surrogate',
+      '{"pets":[{"id":1,"name":"\\ud800","categoryId":1}]}',
+      '(a string holds half of a surrogate pair)',
+    ],
+    [
+      'two message ids that differ by a lone surrogate',
+      '{"messages":[{"id":"\\ud800","message":"a","status":"queued","createdAt":"2026-01-01T00:00:00.000Z"},{"id":"\\udc00","message":"b","status":"queued","createdAt":"2026-01-01T00:00:00.000Z"}]}',
+      '(a string holds half of a surrogate pair)',
+    ],
+    [
+      'an order nested 1001 levels deep',
+      `{"orders":[${'['.repeat(999)}${']'.repeat(999)}]}`,
+      '(nested more than 1000 levels deep)',
     ],
     ['not an object', '[]', '(at top level: Invalid input: expected object, received array)'],
     // Any other program's JSON: imported as an empty sandbox, it was replaced by a database.
@@ -360,6 +396,18 @@ describe('a data file that cannot be used', () => {
       expect(readdirSync(path.dirname(file))).toEqual(['data.db']);
     },
   );
+
+  it('that is not UTF-8 (a Latin-1 export): refused, not imported with U+FFFD', async () => {
+    const file = dataFile();
+    const content = Buffer.from('{"pets":[{"id":1,"name":"Caf\xe9","categoryId":1}]}', 'latin1');
+    writeFileSync(file, content);
+    await expect(startFails(file)).rejects.toMatchObject({
+      code: 'EDATA',
+      message: `data file ${file} is neither a sandbox SQLite database nor a sandbox JSON data file (not UTF-8 text); it was left untouched`,
+    });
+    expect(readFileSync(file)).toEqual(content);
+    expect(readdirSync(path.dirname(file))).toEqual(['data.db']);
+  });
 
   const MESSAGE =
     '{"id":"msg_1","message":"hi","status":"queued","createdAt":"2026-01-01T00:00:00.000Z"}';
