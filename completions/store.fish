@@ -242,10 +242,10 @@ complete -c store -n '__store_in "api"' -s i -l include -d 'print the status lin
 complete -c store -n '__store_at "api" 0' -a '/pets /pets/{petId} /messages /store/orders'
 
 # store sandbox
-complete -c store -n '__store_in "sandbox"' -l port -x -d 'port to listen on (0: any free port)'
-complete -c store -n '__store_in "sandbox"' -l host -x -d 'address to listen on'
-complete -c store -n '__store_in "sandbox"' -l api-key -x -d 'the key clients must send'
-complete -c store -n '__store_in "sandbox"' -l data -r -F -d 'keep the data in this SQLite database file (created if missing)'
+complete -c store -n '__store_in "sandbox"' -l port -x -d 'port to listen on, 0 for any free one (default: 4010)'
+complete -c store -n '__store_in "sandbox"' -l host -x -d 'address to listen on (default: 127.0.0.1)'
+complete -c store -n '__store_in "sandbox"' -l api-key -x -d 'the key clients must send (default: sandbox)'
+complete -c store -n '__store_in "sandbox"' -l data -r -F -d 'keep the data in this SQLite database file (created if missing or empty)'
 complete -c store -n '__store_in "sandbox"' -l seed -x -d 'start with n sample animals when there are none'
 
 # store completion

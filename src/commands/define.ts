@@ -82,7 +82,14 @@ export function examples(
 
 /** Turns a flag declaration into commander's Option (shared with the global options). */
 export function toOption(key: string, spec: FlagSpec): Option {
-  const option = new Option(spec.flags, spec.description);
+  // Commander prints `(default: …)` only for a default value it holds itself; the value comes
+  // from the schema here, so the text goes into the description (--help, the man page).
+  const option = new Option(
+    spec.flags,
+    spec.defaultText === undefined
+      ? spec.description
+      : `${spec.description} (default: ${spec.defaultText})`,
+  );
   if (option.attributeName() !== key) {
     throw new Error(`flag ${spec.flags} is declared as "${key}", not "${option.attributeName()}"`);
   }
@@ -97,7 +104,6 @@ export function toOption(key: string, spec: FlagSpec): Option {
     const name = option.long ?? option.short ?? spec.flags;
     noteMissingValue(spec.flags, `${name} needs a value${rule ? `: ${rule}` : ''}`);
   }
-  if (spec.defaultText !== undefined) option.default(undefined, spec.defaultText);
   if (spec.complete) setCompletion(option, spec.complete);
   return option;
 }

@@ -22,7 +22,7 @@ export const command = defineCommand({
   flags: {
     port: {
       flags: '--port <port>',
-      description: 'port to listen on (0: any free port)',
+      description: 'port to listen on, 0 for any free one',
       schema: z._default(intFlag('--port', 0, 65535), 4010),
       defaultText: '4010',
     },
@@ -54,7 +54,7 @@ export const command = defineCommand({
     },
     data: fileFlag(
       '--data <file>',
-      'keep the data in this SQLite database file (created if missing)',
+      'keep the data in this SQLite database file (created if missing or empty)',
     ),
     seed: {
       flags: '--seed <n>',

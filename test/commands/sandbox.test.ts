@@ -10,6 +10,19 @@ afterEach(killAll);
 describe('store sandbox', () => {
   let sandbox: SandboxProcess;
 
+  it('names its defaults in --help (commander showed none: the values come from the schemas)', async () => {
+    const result = await run(['sandbox', '--help'], { columns: 100 });
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n').slice(4, 10)).toEqual([
+      'Options:',
+      '  --port <port>         port to listen on, 0 for any free one (default: 4010)',
+      '  --host <host>         address to listen on (default: 127.0.0.1)',
+      '  --api-key <key>       the key clients must send (default: sandbox)',
+      '  --data <file>         keep the data in this SQLite database file (created if missing or empty)',
+      '  --seed <n>            start with n sample animals when there are none',
+    ]);
+  });
+
   it('stops cleanly with exit 0 on SIGTERM and on SIGINT', async () => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       sandbox = await startSandbox();
