@@ -2,11 +2,12 @@ import { execFileSync, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
+import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import { afterThisTest } from '../helpers/cleanup.js';
 import { baseEnv, NO_KEY, run, tempDir } from '../helpers/cli.js';
 import { listen } from '../helpers/fault-server.js';
-import { api, KEY, unexpected } from '../helpers/http.js';
+import { API, api, KEY, unexpected } from '../helpers/http.js';
 
 const env = (extra: Record<string, string> = {}) => baseEnv({ STORE_API_KEY: KEY, ...extra });
 const BIG = '[{"id":9007199254740993,"name":"Tom","categoryId":3,"tag":{"x":1}}]';
@@ -279,6 +280,23 @@ describe('store api', () => {
     expect(result).toEqual({ code: 0, stdout: '', stderr: '', prompts: [] });
   });
 
+  it.each(['DELETE', 'PUT', 'POST'])(
+    'sends no body and no Content-Type for %s without fields or --input',
+    async (method) => {
+      const bodies: string[] = [];
+      const scope = nock(API, { badheaders: ['content-type'] })
+        .intercept('/v1/pets/7', method, (body) => {
+          bodies.push(JSON.stringify(body));
+          return true;
+        })
+        .reply(204);
+      const result = await run(['api', '-X', method, '/pets/7'], { env: env() });
+      expect(scope.isDone()).toBe(true);
+      expect(bodies).toEqual(['""']);
+      expect(result).toEqual({ code: 0, stdout: '', stderr: '', prompts: [] });
+    },
+  );
+
   it('prints the status line and headers first with -i (HEAD: no body)', async () => {
     api().head('/v1/pets').reply(200, '', { 'x-total': '12' });
     const result = await run(['api', '-X', 'HEAD', '/pets', '-i'], { env: env() });
@@ -288,6 +306,32 @@ describe('store api', () => {
       stderr: '',
       prompts: [],
     });
+  });
+
+  it('prints a header sent twice on two lines with -i', async () => {
+    api()
+      .head('/v1/pets')
+      .reply(200, '', { 'set-cookie': ['a=1', 'b=2'] });
+    const result = await run(['api', '-X', 'HEAD', '/pets', '-i'], { env: env() });
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'HTTP/1.1 200 OK\nset-cookie: a=1\nset-cookie: b=2\n\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it('adds no second newline to a body that ends with one, piped or on a terminal', async () => {
+    const scope = api()
+      .get('/v1/pets/1')
+      .reply(200, '{"id":1}\n', JSON_TYPE)
+      .get('/v1/pets/2')
+      .reply(200, 'plain\n', { 'content-type': 'text/plain' });
+    const json = await run(['api', '/pets/1'], { env: env() });
+    const text = await run(['api', '/pets/2'], { env: env(), tty: true });
+    expect(scope.isDone()).toBe(true);
+    expect(json).toEqual({ code: 0, stdout: '{"id":1}\n', stderr: '', prompts: [] });
+    expect(text).toEqual({ code: 0, stdout: 'plain\n', stderr: '', prompts: [] });
   });
 
   it.each([
@@ -400,6 +444,20 @@ describe('store api', () => {
     ],
     [['-H', 'no colon'], `error: --header must be 'Name: value' (got "no colon")\n`],
     [['-f', 'novalue'], 'error: a field must be key=value (got "novalue")\n'],
+    [['-f', '=Rex'], 'error: a field must be key=value (got "=Rex")\n'],
+    [['-H', 'Host: other.example'], 'error: --header cannot set Host: store sets it itself\n'],
+    [
+      ['-H', 'content-length: 3'],
+      'error: --header cannot set content-length: store sets it itself\n',
+    ],
+    [
+      ['-H', 'Transfer-Encoding: chunked'],
+      'error: --header cannot set Transfer-Encoding: store sets it itself\n',
+    ],
+    [
+      ['-H', 'Keep-Alive: timeout=5'],
+      "error: --header cannot set Keep-Alive: the connection's headers are the HTTP client's\n",
+    ],
     [['-X', 'GET POST'], 'error: --method must be an HTTP method such as GET or PUT\n'],
     // These reached undici, which refused them: exit 6 (Expect) or a message blaming a
     // character of the header.
@@ -419,6 +477,21 @@ describe('store api', () => {
   ])('refuses %j with exit 2 and sends nothing', async (flags, stderr) => {
     const result = await run(['api', '/pets', ...flags], { env: env() });
     expect(result).toEqual({ code: 2, stdout: '', stderr, prompts: [] });
+    // A wrong flag is found before the key is looked for: exit 2 without a key too, not 4
+    // (a file is read later, once there is a key to send it with).
+    if (flags[0] === '--input') return;
+    const noKey = await run(['api', '/pets', ...flags], { env: baseEnv() });
+    expect(noKey).toEqual({ code: 2, stdout: '', stderr, prompts: [] });
+  });
+
+  it('refuses an empty path with exit 2, nothing sent (`store api "$UNSET"`)', async () => {
+    const result = await run(['api', ''], { env: env() });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: the path must not be empty\n',
+      prompts: [],
+    });
   });
 
   it('sends extra headers, and prints a body that is not JSON as text (made safe on a terminal)', async () => {
@@ -475,6 +548,8 @@ describe('store api', () => {
     for (const [path, reached] of [
       ['../../etc', '/etc'],
       ['%2e%2e/admin', '/admin'],
+      // Out of /v1 into a path that begins the same way.
+      ['../v1beta/pets', '/v1beta/pets'],
     ]) {
       expect(await run(['api', path as string], { env: env() })).toEqual({
         code: 2,

@@ -540,13 +540,19 @@ describe('bad responses', () => {
     );
   });
 
-  it('silences both deprecation warnings with STORE_NO_DEPRECATION_WARNINGS=1', async () => {
+  it('silences both deprecation warnings with STORE_NO_DEPRECATION_WARNINGS=1, and only with 1', async () => {
     const server = await faultServer((_req, res) =>
       reply(res, 200, PET, { deprecation: '@1767225600', sunset: 'Sat, 01 Jun 2030 00:00:00 GMT' }),
     );
     const env = envFor(server.url, { STORE_NO_DEPRECATION_WARNINGS: '1' });
     const result = await run(['pets', 'get', '1', '--json'], { env });
     expect(result).toEqual({ code: 0, stdout: `${PET}\n`, stderr: '', prompts: [] });
+    const zero = envFor(server.url, { STORE_NO_DEPRECATION_WARNINGS: '0' });
+    const warned = await run(['pets', 'get', '1', '--json'], { env: zero });
+    expect(warned.stderr).toBe(
+      "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; use 'store pets list --status <status>' instead\n" +
+        'warning: the API marks GET /pets/1 as deprecated; it will be removed on 2030-06-01\n',
+    );
   });
 
   it('names the Sunset value as sent when it is not a date', async () => {

@@ -41,18 +41,34 @@ describe('store messages send', () => {
     expect(result).toEqual({ code: 0, stdout: `${MESSAGE}\n`, stderr: '', prompts: [] });
   });
 
+  it('drops a trailing CRLF from stdin whole (a file saved on Windows)', async () => {
+    const scope = api()
+      .post('/v1/messages', '{"message":"Restock done\\r\\nfor cats"}')
+      .reply(201, MESSAGE);
+    const result = await run(['messages', 'send', '--json'], {
+      env: env(),
+      stdin: 'Restock done\r\nfor cats\r\n',
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({ code: 0, stdout: `${MESSAGE}\n`, stderr: '', prompts: [] });
+  });
+
   it.each([
     ['an empty argument', [''], {}],
     ['empty stdin', [], { stdin: '\n' }],
-  ])('rejects %s with exit 2', async (_what, args, extra) => {
-    const result = await run(['messages', 'send', ...args], { env: env(), ...extra });
-    expect(result).toEqual({
-      code: 2,
-      stdout: '',
-      stderr: 'error: the message is empty; nothing was sent\n',
-      prompts: [],
-    });
-  });
+  ])(
+    'rejects %s with exit 2, with a key or without (the text is checked first)',
+    async (_what, args, extra) => {
+      const error = {
+        code: 2,
+        stdout: '',
+        stderr: 'error: the message is empty; nothing was sent\n',
+        prompts: [],
+      };
+      expect(await run(['messages', 'send', ...args], { env: env(), ...extra })).toEqual(error);
+      expect(await run(['messages', 'send', ...args], { env: baseEnv(), ...extra })).toEqual(error);
+    },
+  );
 
   it.each([
     [

@@ -29,6 +29,15 @@ describe('store pets add (flags)', () => {
     );
     expect(scope.isDone()).toBe(true);
     expect(result.stdout).toBe(`${created(1, 'Min', '-9223372036854775808')}\n`);
+    const max = api()
+      .post('/v1/pets', '{"name":"Max","categoryId":9223372036854775807}')
+      .reply(201, created(2, 'Max', '9223372036854775807'), JSON_HEADERS);
+    const top = await run(
+      ['pets', 'add', '--name', 'Max', '--category-id', '9223372036854775807', '--json'],
+      { env: env() },
+    );
+    expect(max.isDone()).toBe(true);
+    expect(top.stdout).toBe(`${created(2, 'Max', '9223372036854775807')}\n`);
   });
 
   it('POSTs a NewPet and prints the created pet', async () => {
@@ -81,6 +90,22 @@ describe('store pets add (flags)', () => {
     [
       ['--file', 'x.json', '--name', 'Rex'],
       '--file cannot be combined with --name, --category-id or --status',
+    ],
+    [
+      ['--file', 'x.json', '--category-id', '1'],
+      '--file cannot be combined with --name, --category-id or --status',
+    ],
+    [
+      ['--file', 'x.json', '--status', 'sold'],
+      '--file cannot be combined with --name, --category-id or --status',
+    ],
+    [
+      ['--name', 'Rex', '--category-id', '1', '--status', 'Sold'],
+      '--status must be one of available, pending, sold (got "Sold")',
+    ],
+    [
+      ['--name', 'Rex', '--category-id', '-9223372036854775809'],
+      '--category-id must be an integer in the int64 range (got "-9223372036854775809")',
     ],
   ])('rejects %j with exit 2 and sends nothing', async (flags, message) => {
     const result = await run(['pets', 'add', ...flags], { env: env() });
@@ -512,6 +537,17 @@ describe('store pets add --file', () => {
       code: 2,
       stdout: '',
       stderr: `error: cannot read --file ${path} (ENOENT)\n`,
+      prompts: [],
+    });
+  });
+
+  it('rejects a folder with exit 2, not as an internal error', async () => {
+    const dir = tempDir();
+    const result = await run(['pets', 'add', '--file', dir], { env: env() });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: cannot read --file ${dir} (EISDIR)\n`,
       prompts: [],
     });
   });

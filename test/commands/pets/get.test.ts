@@ -49,15 +49,18 @@ describe('store pets get', () => {
     });
   });
 
-  it.each(['abc', '1.5', '9223372036854775808'])('rejects the id %s with exit 2', async (id) => {
-    const result = await run(['pets', 'get', id], { env: env() });
-    expect(result).toEqual({
-      code: 2,
-      stdout: '',
-      stderr: `error: petId must be an integer in the int64 range (got "${id}")\n`,
-      prompts: [],
-    });
-  });
+  it.each(['abc', '1.5', '9223372036854775808', '-9223372036854775809'])(
+    'rejects the id %s with exit 2',
+    async (id) => {
+      const result = await run(['pets', 'get', '--', id], { env: env() });
+      expect(result).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `error: petId must be an integer in the int64 range (got "${id}")\n`,
+        prompts: [],
+      });
+    },
+  );
 
   it('says nothing of the deprecation when it cannot run: no key, an unknown profile', async () => {
     const noKey = await run(['pets', 'get', '1'], { env: baseEnv() });

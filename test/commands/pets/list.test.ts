@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { globalOptions } from '../../../src/main.js';
-import { baseEnv, NO_KEY, run } from '../../helpers/cli.js';
+import { baseEnv, configSetup, NO_KEY, run, writeConfigFile } from '../../helpers/cli.js';
 import { API, api, KEY, STAGING, unexpected } from '../../helpers/http.js';
 
 const PETS = [
@@ -54,13 +54,17 @@ describe('store pets list', () => {
   });
 
   it('draws a table with coloured status on a terminal', async () => {
+    const pending = { id: 3, name: 'Kit', categoryId: 4, status: 'pending' };
     api()
       .get('/v1/pets')
-      .reply(200, JSON.stringify(PETS.slice(0, 1)));
+      .reply(200, JSON.stringify([...PETS, pending]));
     const result = await run(['pets', 'list'], { env: env(), tty: true });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
-      '\u001b[1mID\u001b[22m  \u001b[1mNAME\u001b[22m  \u001b[1mCATEGORY\u001b[22m  \u001b[1mSTATUS\u001b[22m\n1   Rex   2         \u001b[32mavailable\u001b[39m\n',
+      '\u001b[1mID\u001b[22m  \u001b[1mNAME\u001b[22m  \u001b[1mCATEGORY\u001b[22m  \u001b[1mSTATUS\u001b[22m\n' +
+        '1   Rex   2         \u001b[32mavailable\u001b[39m\n' +
+        '2   Tom   3         \u001b[2msold\u001b[22m\n' +
+        '3   Kit   4         \u001b[33mpending\u001b[39m\n',
     );
   });
 
@@ -141,6 +145,7 @@ describe('store pets list', () => {
     [['--limit', 'ten'], '--limit must be an integer from 1 to 100 (got "ten")'],
     [['--limit', '2.5'], '--limit must be an integer from 1 to 100 (got "2.5")'],
     [['--status', 'lost'], '--status must be one of available, pending, sold (got "lost")'],
+    [['--status', 'Sold'], '--status must be one of available, pending, sold (got "Sold")'],
     // Given without a value: the flag as typed, and what it takes (commander's own words
     // were "option '--limit <n>' argument missing").
     [['--limit'], '--limit needs a value: an integer from 1 to 100'],
@@ -329,6 +334,14 @@ describe('store pets list', () => {
   it('exits 4 without sending anything when there is no key', async () => {
     const result = await run(['pets', 'list'], { env: baseEnv() });
     expect(result).toEqual(NO_KEY);
+  });
+
+  it('takes an empty key written by hand in the config for no key: exit 4, nothing sent', async () => {
+    // It was sent as `Bearer ` and got a 401.
+    const { env, file } = configSetup();
+    writeConfigFile(file, JSON.stringify({ profiles: { production: { apiKey: '' } } }));
+    expect(await run(['pets', 'list'], { env })).toEqual(NO_KEY);
+    expect(unexpected).toEqual([]);
   });
 
   it('accepts global options after the subcommand and says which profile it used on a terminal', async () => {

@@ -57,6 +57,16 @@ describe('store profile use', () => {
     expect(readConfig(file)).toEqual({ currentProfile: 'staging' });
   });
 
+  it('says nothing of -p when it names the profile made current', async () => {
+    const { env } = setup();
+    expect(await run(['-p', 'staging', 'profile', 'use', 'staging'], { env })).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'Now using profile staging\n',
+      prompts: [],
+    });
+  });
+
   it('prints one JSON object on stdout under --json, the note still on stderr', async () => {
     const { env } = setup({ STORE_PROFILE: 'staging' });
     expect(await run(['profile', 'use', 'production', '--json'], { env })).toEqual({
