@@ -42,9 +42,10 @@ export function checkKeyTarget(url: URL): void {
 
 /** A URL's text with its user and password (`user:pass@`) replaced by `****@`: the text may
  * not parse as a URL (a password with a `/`, `?` or `#` in it is the usual reason), so it is
- * what comes between `//` and the last `@`. */
+ * what comes between `//` and the last `@`, or between the start and the last `@` when there
+ * is no scheme (`alice:secret@proxy.corp:8080`, which a proxy setting may be). */
 export function withoutUserinfo(text: string): string {
-  return text.replace(/^([^:/?#]*:\/\/).*@/s, '$1****@');
+  return text.replace(/^((?:[^:/?#]*:\/\/)?).*@/s, '$1****@');
 }
 
 // Control characters (escape sequences among them), invisible format characters (bidi

@@ -171,6 +171,11 @@ describe('a request through a proxy', () => {
     ['http://bob:12/34@proxy.corp:8080', 'http://****@proxy.corp:8080'],
     // An escape that does not decode: undici's decodeURIComponent threw "URI malformed".
     ['http://bob:pa%zz@proxy.corp:8080', 'http://****@proxy.corp:8080'],
+    // An @ in the password: all of it up to the last @.
+    ['http://bob:p@ss@proxy.corp:99999', 'http://****@proxy.corp:99999'],
+    // No scheme (taken for http:// when it parses): the password was shown whole.
+    ['alice:se/cret@proxy.corp:8080', '****@proxy.corp:8080'],
+    ['alice:pa%zz@proxy.corp:8080', '****@proxy.corp:8080'],
   ])(
     'does not repeat the password of a proxy setting that is not a URL (%s)',
     async (proxy, shown) => {
