@@ -11,30 +11,42 @@ const ESC = '\u001b';
 /**
  * What is typed at a hidden prompt, key by key: Enter (or Ctrl-D) ends it, Ctrl-C cancels,
  * Backspace removes the last character, and escape sequences (arrow and function keys: ESC [
- * … final byte, ESC O x; a bare ESC) are dropped, so they never become part of the answer. A
- * sequence may arrive split over several chunks.
+ * … final byte, ESC O x, the Linux console's F1–F5 ESC [ [ x; a bare ESC) are dropped, so they
+ * never become part of the answer. A sequence may arrive split over several chunks; a control
+ * character inside one (Enter, Ctrl-C after a stray Alt-[) ends it and acts as itself.
  */
 export class HiddenInput {
   value = '';
-  private escape: 'none' | 'esc' | 'csi' | 'ss3' = 'none';
+  private escape: 'none' | 'esc' | 'csi' | 'csi-first' | 'ss3' | 'linux-fn' = 'none';
 
   /** Takes a chunk; says whether the answer is complete, cancelled, or not yet. */
   feed(chunk: string): 'more' | 'done' | 'cancel' {
     for (const ch of chunk) {
+      if (this.escape !== 'none' && this.escape !== 'esc' && ch < ' ') this.escape = 'none';
       switch (this.escape) {
         case 'esc':
           if (ch === '[' || ch === 'O') {
-            this.escape = ch === '[' ? 'csi' : 'ss3';
+            this.escape = ch === '[' ? 'csi-first' : 'ss3';
             continue;
           }
           // A bare ESC is dropped; what follows it is an ordinary key.
           this.escape = 'none';
           break;
+        case 'csi-first':
+          // The Linux console's F1–F5: ESC [ [ A … E, one more byte after the second [.
+          if (ch === '[') {
+            this.escape = 'linux-fn';
+            continue;
+          }
+          this.escape = 'csi';
+          if (ch >= '@' && ch <= '~') this.escape = 'none';
+          continue;
         case 'csi':
           // Parameter and intermediate bytes until the final byte (0x40–0x7e).
           if (ch >= '@' && ch <= '~') this.escape = 'none';
           continue;
         case 'ss3':
+        case 'linux-fn':
           this.escape = 'none';
           continue;
       }

@@ -93,6 +93,11 @@ describe('the hidden prompt (auth login on a terminal)', () => {
     ['Backspace and Ctrl-U', ['wrong\u0015ke\u007fey\r'], 'key'],
     // Terminals that send ^H for Backspace.
     ['Ctrl-H as Backspace', ['kex\by\r'], 'key'],
+    // F1–F5 on the Linux console: the letter after the second [ was added to the key.
+    ['Linux console function keys', ['k\u001b[[Ae\u001b[[', 'Ey\r'], 'key'],
+    // A stray Alt-[ (ESC [) or Alt-O swallowed the Enter after it.
+    ['ESC [ before Enter', ['key\u001b[\r'], 'key'],
+    ['ESC O before Enter', ['key\u001bO', '\n'], 'key'],
   ])('drops %s: never part of the key', (_what, chunks, key) => {
     expect(typed(...chunks)).toEqual({ state: 'done', value: key });
   });
@@ -101,6 +106,8 @@ describe('the hidden prompt (auth login on a terminal)', () => {
     expect(typed('key\u0004')).toEqual({ state: 'done', value: 'key' });
     expect(typed('ke', 'y\u0003')).toMatchObject({ state: 'cancel' });
     expect(typed('ke')).toEqual({ state: 'more', value: 'ke' });
+    expect(typed('ke\u001b[', '\u0003')).toMatchObject({ state: 'cancel' });
+    expect(typed('ke\u001b[1;', '\u0003')).toMatchObject({ state: 'cancel' });
   });
 
   /** A terminal's stdin that records the raw modes it is put in. */
