@@ -71,9 +71,14 @@ function codePointWidth(ch: string): number {
   const cp = ch.codePointAt(0) ?? 0;
   // The soft hyphen (U+00AD) takes a cell: glibc's wcwidth and terminals (xterm, tmux) draw it.
   if (cp < 0x300) return cp < 0x20 || (cp >= 0x7f && cp < 0xa0) ? 0 : 1;
-  if (isWide(cp) || (cp >= 0x1f000 && EMOJI_PRESENTATION.test(ch))) return 2;
+  // A few combining marks sit inside the wide ranges (kana voicing marks U+3099–309A, which
+  // decomposed Japanese is written with; ideographic tone marks): 0, as wcwidth says.
+  if (isWide(cp)) return COMBINING.test(ch) ? 0 : 2;
+  if (cp >= 0x1f000 && EMOJI_PRESENTATION.test(ch)) return 2;
   return ZERO_WIDTH.test(ch) ? 0 : 1;
 }
+
+const COMBINING = /^[\p{Mn}\p{Me}]/u;
 
 /**
  * Cells taken by one unit of `graphemes`. An emoji, however many code points make it, is one

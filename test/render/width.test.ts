@@ -26,6 +26,16 @@ describe('textWidth', () => {
     ['mixed', 'Rex 小狗 🐶', 11],
     // The first wide code point (a Hangul initial jamo).
     ['U+1100, the first of the wide range', '\u1100', 2],
+    // The last of a range, and a range of one code point.
+    ['U+115F, the last of that range', '\u115f', 2],
+    ['a star (a range of one)', 'Luna \u2b50', 7],
+    ['U+D7A3, the last Hangul syllable', '\ud7a3', 2],
+    // The last range: CJK Extension B and beyond.
+    ['a supplementary-plane ideograph', '\u{20bb7}野家', 6],
+    // Decomposed forms: the marks join the letter before them (they counted 2 cells each).
+    ['Japanese kana with combining voicing marks (NFD)', 'ホ\u309aチか\u3099', 6],
+    ['an ideographic tone mark', '中\u302a', 2],
+    ['Hangul in jamo (NFD)', '\u1112\u1161\u11ab', 2],
     // An emoji that has text presentation by default: wide only with VS16.
     ['a thermometer without VS16', '\u{1f321}', 1],
     ['a thermometer with VS16', '\u{1f321}\ufe0f', 2],
