@@ -494,6 +494,31 @@ describe('store api', () => {
     });
   });
 
+  it('lets -H set Content-Type and Accept in any case, once, over its own', async () => {
+    const file = join(tempDir(), 'pet.xml');
+    writeFileSync(file, '<pet/>');
+    const scope = api()
+      .matchHeader('content-type', 'application/xml')
+      .matchHeader('accept', 'text/plain')
+      .post('/v1/pets', '<pet/>')
+      .reply(201, 'ok');
+    const result = await run(
+      [
+        'api',
+        '/pets',
+        '--input',
+        file,
+        '-H',
+        'CONTENT-type: application/xml',
+        '-H',
+        'accept: text/plain',
+      ],
+      { env: env() },
+    );
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({ code: 0, stdout: 'ok', stderr: '', prompts: [] });
+  });
+
   it('sends extra headers, and prints a body that is not JSON as text (made safe on a terminal)', async () => {
     const scope = api()
       .get('/v1/pets')

@@ -402,6 +402,11 @@ describe('a base URL with a query, a fragment or a password', () => {
       'https://me:hunter2@x.example/v1',
       'must not contain a user name or password: "x.example"',
     ],
+    [
+      'a password without a user name',
+      'https://:hunter2@x.example/v1',
+      'must not contain a user name or password: "x.example"',
+    ],
   ])('with %s: refused by profile set with exit 2, nothing written', async (_what, url, why) => {
     const { env, file } = setup();
     for (const flag of ['--base-url', '--messages-url']) {

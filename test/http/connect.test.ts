@@ -4,7 +4,8 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { failedPeer } from '../../src/api/errors.js';
+import { failedPeer, networkError } from '../../src/api/errors.js';
+import { NetworkError } from '../../src/errors.js';
 import { baseEnv, closedPort, run } from '../helpers/cli.js';
 
 const KEY = 'connect-key-1234';
@@ -236,6 +237,28 @@ describe('a request that cannot be formed', () => {
     expect(result.code).toBe(6);
     expect(result.stderr).toBe(`error: request to ${server.url.slice(7)} timed out after 0.5s\n`);
   });
+});
+
+describe('a connection that could not be made at all', () => {
+  it.each([
+    ['ENOTFOUND', 'host not found', true],
+    ['EAI_AGAIN', 'DNS lookup failed', true],
+    ['ECONNREFUSED', 'connection refused', true],
+    ['EHOSTUNREACH', 'host unreachable', true],
+    ['ENETUNREACH', 'network unreachable', true],
+    ['ECONNRESET', 'connection reset', false],
+  ])(
+    '%s: "%s", unreachable %s (an import stops sending when it is)',
+    (code, reason, unreachable) => {
+      const cause = Object.assign(new Error(code), { code });
+      const error = networkError(new URL('https://api.example/v1/pets'), cause, 1000, true);
+      expect(error).toBeInstanceOf(NetworkError);
+      expect(error.message).toBe(`cannot reach api.example: ${reason}`);
+      expect((error as NetworkError).unreachable).toBe(unreachable);
+      // Only a connection that broke once made may have delivered the request.
+      expect((error as NetworkError).maybeDelivered).toBe(!unreachable);
+    },
+  );
 });
 
 describe('which end a connection failure was about, with a proxy set', () => {

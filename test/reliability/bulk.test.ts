@@ -781,6 +781,11 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
       stderr: 'error: --skip 3 skips every input: the input has 3 objects\n',
       prompts: [],
     });
+    const one = await run(['pets', 'add', '--file', '-', '--skip', '1'], {
+      env: envFor('http://127.0.0.1:9/v1'),
+      stdin: stdinOf(1),
+    });
+    expect(one.stderr).toBe('error: --skip 1 skips every input: the input has 1 object\n');
   });
 
   it('a Ctrl-C once every input was sent offers no --skip: there is nothing left to resume', async () => {

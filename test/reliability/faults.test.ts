@@ -169,6 +169,24 @@ describe('retries', () => {
     expect(server.seen).toHaveLength(1);
   });
 
+  it('bounds a whole attempt, not only its silences: a body that trickles in times out', async () => {
+    // A byte every 100 ms never lets undici's idle timers fire: only store's own timer for the
+    // attempt ends it (the README: --timeout bounds the headers and the body).
+    const server = await faultServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('[');
+      const timer = setInterval(() => res.write(' '), 100);
+      res.on('close', () => clearInterval(timer));
+    });
+    const result = await run(['pets', 'list', '--timeout', '0.5'], { env: envFor(server.url) });
+    expect(result).toEqual({
+      code: 6,
+      stdout: '',
+      stderr: `error: request to ${server.origin.slice(7)} timed out after 0.5s\n`,
+      prompts: [],
+    });
+  });
+
   it('exits 130 when interrupted while waiting to retry', async () => {
     const server = await faultServer((_req, res) => reply(res, 503, '', { 'retry-after': '10' }));
     const controller = new AbortController();
@@ -553,6 +571,23 @@ describe('bad responses', () => {
       "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; use 'store pets list --status <status>' instead\n" +
         'warning: the API marks GET /pets/1 as deprecated; it will be removed on 2030-06-01\n',
     );
+  });
+
+  it("adds no line of the API's to pets get's own for a Deprecation without a Sunset", async () => {
+    const server = await faultServer((_req, res) => reply(res, 200, PET, { deprecation: 'true' }));
+    const result = await run(['pets', 'get', '1', '--json'], { env: envFor(server.url) });
+    expect(result.stderr).toBe(
+      "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; use 'store pets list --status <status>' instead\n",
+    );
+  });
+
+  it('prints the answer with its keys in the order the server sent them', async () => {
+    const reordered = '{"name":"Rex","status":"sold","id":1,"categoryId":1}';
+    const server = await faultServer((_req, res) => reply(res, 200, reordered));
+    const result = await run(['pets', 'get', '1', '--json'], {
+      env: envFor(server.url, { STORE_NO_DEPRECATION_WARNINGS: '1' }),
+    });
+    expect(result).toEqual({ code: 0, stdout: `${reordered}\n`, stderr: '', prompts: [] });
   });
 
   it('names the Sunset value as sent when it is not a date', async () => {

@@ -23,6 +23,9 @@ describe('numbers in --json', () => {
   ])('keeps %s as the server wrote it', (text, expected) => {
     expect(roundTrip(text)).toBe(expected);
     expect(roundTrip(`{"a":[${text}]}`)).toBe(`{"a":[${expected}]}`);
+    // After a comma too, with and without spaces: the first element is no guide to the rest.
+    expect(roundTrip(`[1,${text}]`)).toBe(`[1,${expected}]`);
+    expect(roundTrip(`{"a":1, "b":${text}}`)).toBe(`{"a":1,"b":${expected}}`);
   });
 
   it.each([
@@ -92,6 +95,9 @@ describe('characters a terminal acts on', () => {
   });
 
   it('include the line and paragraph separators and every bidi isolate', () => {
-    expect(sanitize('a\u2028b\u2029c\u2066d\u2069e')).toBe('a\\u2028b\\u2029c\\u2066d\\u2069e');
+    const separators = 'a\u2028b\u2029c\u2066d\u2067e\u2068f\u2069g';
+    const escaped = 'a\\u2028b\\u2029c\\u2066d\\u2067e\\u2068f\\u2069g';
+    expect(sanitize(separators)).toBe(escaped);
+    expect(stringifyJson(separators)).toBe(`"${escaped}"`);
   });
 });

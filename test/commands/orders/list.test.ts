@@ -35,6 +35,9 @@ describe('store orders list', () => {
     // Numbers a double cannot hold are kept exact as raw JSON: still numbers, not objects.
     api().get('/v1/store/orders').reply(200, '[1e400,-1e400]');
     expect((await run(['orders', 'list'], { env: env() })).stdout).toBe('[1e400,-1e400]\n');
+    // Arrays are not rows: their indexes are no columns.
+    api().get('/v1/store/orders').reply(200, '[[1,2],[3]]');
+    expect((await run(['orders', 'list'], { env: env() })).stdout).toBe('[[1,2],[3]]\n');
   });
 
   it('shows null as an empty cell', async () => {

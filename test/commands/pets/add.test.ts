@@ -247,6 +247,19 @@ describe('store pets add --file', () => {
     });
   });
 
+  it('reads a one-line JSON array that starts after spaces as the array it is', async () => {
+    const result = await run(['pets', 'add', '--file', '-', '--dry-run', '--json'], {
+      env: env(),
+      stdin: ' \t[{"name":"A","categoryId":1},{"name":"B","categoryId":2}]\n',
+    });
+    expect(result).toEqual({
+      code: 0,
+      stdout: '{"input":1,"valid":true}\n{"input":2,"valid":true}\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
   it('reads a pretty-printed JSON object whole', async () => {
     const scope = api()
       .post('/v1/pets', '{"name":"Rex","categoryId":1}')

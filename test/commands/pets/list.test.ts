@@ -426,6 +426,18 @@ describe('store pets list', () => {
     expect(result.code).toBe(0);
   });
 
+  it('takes a base URL ending in a slash as the same base URL (not /v1//pets)', async () => {
+    const scope = api().get('/v1/pets').reply(200, '[]');
+    const result = await run(['pets', 'list'], { env: { ...env(), STORE_BASE_URL: `${API}/v1/` } });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
   it('reaches the production API by default', async () => {
     const scope = api(API).get('/v1/pets').reply(200, '[]');
     expect((await run(['pets', 'list'], { env: env() })).code).toBe(0);
