@@ -86,7 +86,10 @@ describe('retries', () => {
 
   it('retries a GET whose connection is reset, then reports exit 6', async () => {
     const server = await faultServer((req) => req.socket.destroy());
-    const result = await run(['pets', 'list', '--json'], { env: envFor(server.url) });
+    const sleeps: number[] = [];
+    const result = await run(['pets', 'list', '--json'], { env: envFor(server.url), sleeps });
+    // The backoff of a failed connection, as of a 503: the base, then twice it (jitter mid-range).
+    expect(sleeps).toEqual([187.5, 375]);
     expect(result.code).toBe(6);
     expect(result.stdout).toBe('');
     expect(JSON.parse(result.stderr)).toEqual({
