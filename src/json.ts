@@ -54,10 +54,18 @@ function reviveNumbers(this: unknown, _key: string, value: unknown, context?: Re
 const MAYBE_INEXACT = /(?:^|[:,[])\s*(?:-0|-?(?:\d+(?:\.\d+)?[eE]|(?:\d\.?){16}))/;
 
 /** Parses JSON text; integers beyond 2^53 come back as BigInt, other numbers a double cannot
- * hold as JSON.rawJSON values of their text. Throws SyntaxError. */
+ * hold as JSON.rawJSON values of their text. Throws SyntaxError, or JsonDepthError for text
+ * nested deeper than the reviver's recursion goes (some 2,000 levels: more than
+ * MAX_JSON_DEPTH), which JSON.parse alone reads at any depth. */
 export function parseJson(text: string): unknown {
   if (!MAYBE_INEXACT.test(text)) return JSON.parse(text);
-  return JSON.parse(text, reviveNumbers as (key: string, value: unknown) => unknown);
+  try {
+    return JSON.parse(text, reviveNumbers as (key: string, value: unknown) => unknown);
+  } catch (error) {
+    // The text was read whole before the reviver ran: a RangeError here is its recursion.
+    if (error instanceof RangeError) throw new JsonDepthError(TOO_DEEP);
+    throw error;
+  }
 }
 
 function writeBigInts(_key: string, value: unknown): unknown {
@@ -96,17 +104,29 @@ export function hasLoneSurrogate(value: unknown): boolean {
  * JSON.stringify's recursion (about 4,000 levels, with Node's default stack). */
 export const MAX_JSON_DEPTH = 1000;
 
-/** Whether arrays and objects in `value` nest deeper than MAX_JSON_DEPTH (walked without
- * recursion, so any depth is measured). */
+/** Why JSON is refused for its depth (callers word their own sentence around it). */
+export const TOO_DEEP = `nests more than ${MAX_JSON_DEPTH} levels deep`;
+
+/** Whether arrays and objects in `value` nest deeper than MAX_JSON_DEPTH. Recursive, as deep
+ * as MAX_JSON_DEPTH at most, and allocating nothing: an answer of a million objects is walked
+ * in milliseconds. */
 export function nestedTooDeep(value: unknown): boolean {
-  const pending: [unknown, number][] = [[value, 0]];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const [item, depth] = next;
-    if (typeof item !== 'object' || item === null || JSON.isRawJSON(item)) continue;
-    if (depth === MAX_JSON_DEPTH) return true;
-    for (const child of Object.values(item)) {
-      if (typeof child === 'object' && child !== null) pending.push([child, depth + 1]);
+  return deeperThan(value, MAX_JSON_DEPTH);
+}
+
+/** Whether `value` holds more than `levels` levels of arrays and objects. */
+function deeperThan(value: unknown, levels: number): boolean {
+  if (typeof value !== 'object' || value === null || JSON.isRawJSON(value)) return false;
+  if (levels === 0) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) {
+      if (deeperThan(value[i], levels - 1)) return true;
     }
+    return false;
+  }
+  // A parsed object: its own keys only (JSON.parse makes `__proto__` one of them).
+  for (const key in value) {
+    if (deeperThan((value as Record<string, unknown>)[key], levels - 1)) return true;
   }
   return false;
 }

@@ -7,7 +7,14 @@
 import { maskKey } from '../config/profiles.js';
 import { AuthError, CancelledError, type CliError, ResponseError } from '../errors.js';
 import type { Env } from '../io.js';
-import { MAX_JSON_DEPTH, nestedTooDeep, parseJson, stringifyJson } from '../json.js';
+import {
+  JsonDepthError,
+  MAX_JSON_DEPTH,
+  nestedTooDeep,
+  parseJson,
+  stringifyJson,
+  TOO_DEEP,
+} from '../json.js';
 import type * as z from '../zod.js';
 import { errorFromResponse, headerValue } from './errors.js';
 import {
@@ -246,10 +253,18 @@ export class ApiClient {
       if (empty.success) return empty.data;
       throw new ResponseError(`the server sent an empty response (HTTP ${status})`, status);
     }
+    const tooDeep = () => {
+      this.trace(`! response body ${TOO_DEEP}`);
+      return new ResponseError(
+        `the server sent a response nested more than ${MAX_JSON_DEPTH} levels deep (HTTP ${status})`,
+        status,
+      );
+    };
     let data: unknown;
     try {
       data = parseJson(body.toString('utf8'));
     } catch (error) {
+      if (error instanceof JsonDepthError) throw tooDeep();
       this.trace(`! response body is not JSON: ${(error as Error).message}`);
       throw new ResponseError(
         `the server sent a response that is not JSON (HTTP ${status})`,
@@ -258,13 +273,7 @@ export class ApiClient {
     }
     // Every level takes two bytes at least: only a long answer can nest too deeply to be
     // printed (or echoed) again.
-    if (body.length > 2 * MAX_JSON_DEPTH && nestedTooDeep(data)) {
-      this.trace(`! response body nests more than ${MAX_JSON_DEPTH} levels deep`);
-      throw new ResponseError(
-        `the server sent a response nested more than ${MAX_JSON_DEPTH} levels deep (HTTP ${status})`,
-        status,
-      );
-    }
+    if (body.length > 2 * MAX_JSON_DEPTH && nestedTooDeep(data)) throw tooDeep();
     const parsed = schema.safeParse(data);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {

@@ -2,7 +2,7 @@
 // said in plain words that name the field: `status must be one of available, pending, sold
 // (got "Sold")`, not a validator's message.
 import type { CliError } from '../errors.js';
-import { hasLoneSurrogate, MAX_JSON_DEPTH, nestedTooDeep, stringifyJson } from '../json.js';
+import { hasLoneSurrogate, nestedTooDeep, stringifyJson, TOO_DEEP } from '../json.js';
 import { NewPet, PET_STATUSES } from '../schemas.js';
 import { rejected } from './read-inputs.js';
 
@@ -46,7 +46,7 @@ export function checkInput(value: unknown): { pet: NewPet } | { error: CliError 
   // Before anything is written back (the message below shows what was given): what cannot be
   // sent as JSON is refused as the input's own fault, as the sandbox would refuse it.
   if (nestedTooDeep(value)) {
-    return { error: rejected('invalid_input', `nests more than ${MAX_JSON_DEPTH} levels deep`) };
+    return { error: rejected('invalid_input', TOO_DEEP) };
   }
   const result = NewPet.safeParse(value);
   if (result.success) {

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 const { isUtf8 } = process.getBuiltinModule('node:buffer');
 
 import { CliError, ExitCode, FlagError } from '../errors.js';
-import { parseJson } from '../json.js';
+import { JsonDepthError, parseJson, TOO_DEEP } from '../json.js';
 
 /** Far beyond any animal (the service takes bodies up to 1 MiB). */
 export const MAX_LINE_BYTES = 1024 * 1024;
@@ -132,7 +132,14 @@ export async function* readInputs(
     let value: unknown;
     try {
       value = mode === 'start' && line.trimStart().startsWith('[') ? undefined : parseJson(line);
-    } catch {
+    } catch (error) {
+      // A whole JSON value on its line, too deep to read exactly: that input's failure.
+      if (error instanceof JsonDepthError) {
+        mode = 'ndjson';
+        n += 1;
+        yield { n, line, error: rejected('invalid_input', TOO_DEEP) };
+        continue;
+      }
       if (mode === 'ndjson') {
         n += 1;
         yield {
@@ -160,7 +167,10 @@ export async function* readInputs(
     let document: unknown;
     try {
       document = parseJson(held.join('\n'));
-    } catch {
+    } catch (error) {
+      if (error instanceof JsonDepthError) {
+        throw new FlagError(`--file: the JSON document ${TOO_DEEP}; nothing was sent`);
+      }
       throw new FlagError(`--file is not JSON or NDJSON (${EXPECTED}); nothing was sent`);
     }
     for (const value of Array.isArray(document) ? document : [document]) {

@@ -2,7 +2,7 @@
 // their exact value (int64 beyond 2^53, and integers written in exponent form such as 1e16),
 // and strings that must be well-formed Unicode (SQLite would store a lone surrogate as U+FFFD).
 
-import { LONE_SURROGATE, MAX_JSON_DEPTH, nestedTooDeep } from '../json.js';
+import { LONE_SURROGATE, nestedTooDeep, TOO_DEEP } from '../json.js';
 
 /** The body cannot be read as the JSON it claims to be; `code` is the Error body's. */
 export class BodyError extends Error {
@@ -90,5 +90,4 @@ export function parseBody(bytes: Buffer): unknown {
   return json;
 }
 
-const tooDeep = () =>
-  new BodyError('invalid_body', `request body nests more than ${MAX_JSON_DEPTH} levels deep`);
+const tooDeep = () => new BodyError('invalid_body', `request body ${TOO_DEEP}`);

@@ -8,7 +8,7 @@ import path from 'node:path';
 
 const { isUtf8 } = process.getBuiltinModule('node:buffer');
 
-import { hasLoneSurrogate, MAX_JSON_DEPTH, nestedTooDeep, parseJson } from '../json.js';
+import { hasLoneSurrogate, JsonDepthError, nestedTooDeep, parseJson, TOO_DEEP } from '../json.js';
 import { Int64, Message, NewPet } from '../schemas.js';
 import * as z from '../zod.js';
 
@@ -84,10 +84,11 @@ async function readJsonData(file: string, real: string): Promise<JsonData> {
     json = parseJson(bytes.toString('utf8'));
   } catch (error) {
     if (error instanceof DataFileError) throw error;
+    if (error instanceof JsonDepthError) throw refuse(TOO_DEEP);
     if (!(error instanceof SyntaxError)) throw unusable(file, error);
     throw refuse('not JSON');
   }
-  if (nestedTooDeep(json)) throw refuse(`nested more than ${MAX_JSON_DEPTH} levels deep`);
+  if (nestedTooDeep(json)) throw refuse(TOO_DEEP);
   if (hasLoneSurrogate(json)) throw refuse('a string holds half of a surrogate pair');
   const isObject = typeof json === 'object' && json !== null && !Array.isArray(json);
   if (isObject && !DATA_KEYS.some((key) => Object.hasOwn(json as object, key))) {

@@ -360,10 +360,16 @@ describe('a data file that cannot be used', () => {
       '{"messages":[{"id":"\\ud800","message":"a","status":"queued","createdAt":"2026-01-01T00:00:00.000Z"},{"id":"\\udc00","message":"b","status":"queued","createdAt":"2026-01-01T00:00:00.000Z"}]}',
       '(a string holds half of a surrogate pair)',
     ],
+    // With a number a double cannot hold: read by a reviver, whose recursion ends sooner.
+    [
+      'an order nested 5000 levels deep beside 1e0',
+      `{"orders":[1e0,${'['.repeat(5000)}${']'.repeat(5000)}]}`,
+      '(nests more than 1000 levels deep)',
+    ],
     [
       'an order nested 1001 levels deep',
       `{"orders":[${'['.repeat(999)}${']'.repeat(999)}]}`,
-      '(nested more than 1000 levels deep)',
+      '(nests more than 1000 levels deep)',
     ],
     ['not an object', '[]', '(at top level: Invalid input: expected object, received array)'],
     // Any other program's JSON: imported as an empty sandbox, it was replaced by a database.

@@ -157,6 +157,14 @@ describe('store orders list', () => {
       prompts: [],
     });
     expect(scope.isDone()).toBe(true);
+    // With a number a double cannot hold (read by a reviver): the same, not "not JSON".
+    api().get('/v1/store/orders').reply(200, `[-0.5,${deep(3000)}]`);
+    expect(await run(['orders', 'list'], { env: env() })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: ${message}\n`,
+      prompts: [],
+    });
   });
 
   it('prints the API data exactly with --json', async () => {

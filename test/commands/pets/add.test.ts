@@ -434,6 +434,35 @@ describe('store pets add --file', () => {
     });
   });
 
+  it('refuses a deep input holding a number a double cannot hold in the same words (it was "not valid JSON")', async () => {
+    // Such numbers are read by a reviver, whose recursion ends near 2,000 levels.
+    const deep = `{"name":"a","categoryId":9007199254740993,"x":${'['.repeat(3000)}${']'.repeat(3000)}}`;
+    const ndjson = await run(['pets', 'add', '--file', '-', '--dry-run'], {
+      env: env(),
+      stdin: `${deep}\n${deep}\n{"name":"b","categoryId":1}\n`,
+    });
+    expect(ndjson).toEqual({
+      code: 3,
+      stdout: '',
+      stderr:
+        'error: input 1: nests more than 1000 levels deep\n' +
+        'error: input 2: nests more than 1000 levels deep\n' +
+        'Checked 3 inputs: 1 valid, 2 failed (inputs 1-2), nothing was sent\n',
+      prompts: [],
+    });
+    const document = await run(['pets', 'add', '--file', '-', '--dry-run'], {
+      env: env(),
+      stdin: `[\n${deep}\n]\n`,
+    });
+    expect(document).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: --file: the JSON document nests more than 1000 levels deep; nothing was sent\n',
+      prompts: [],
+    });
+  });
+
   it('shows at most 60 characters of a wrong value in an input’s message', async () => {
     const result = await run(['pets', 'add', '--file', '-', '--dry-run'], {
       env: env(),
