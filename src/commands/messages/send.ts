@@ -13,7 +13,7 @@ export interface SendOptions {
 }
 
 const MESSAGE_COLUMNS: Column<Message>[] = [
-  { header: 'ID', value: (m) => m.id },
+  { header: 'ID', value: (m) => m.id, fixed: true },
   { header: 'STATUS', value: (m) => m.status },
   { header: 'CREATED AT', value: (m) => m.createdAt },
 ];

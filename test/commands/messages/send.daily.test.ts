@@ -17,6 +17,20 @@ describe('store messages send / store api: writes name their profile on a termin
     expect(result).toMatchObject({ code: 0, stderr: LINE });
   });
 
+  it('draws the message on a narrow terminal with its id whole (the ID column is never cut)', async () => {
+    const id = 'msg_21314ed9163c4b8f';
+    api().post('/v1/messages', { message: 'hello' }).reply(201, {
+      id,
+      message: 'hello',
+      status: 'queued',
+      createdAt: '2026-11-24T09:00:00.000Z',
+    });
+    const result = await run(['messages', 'send', 'hello'], { env: env(), tty: true, columns: 40 });
+    expect(result.stdout).toBe(
+      `ID                    STATUS  CREATED AT\n${id}  queued  2026-11-2…\n`,
+    );
+  });
+
   it('store api with a method that changes data names production; a GET does not', async () => {
     api().delete('/v1/pets/1').reply(204);
     expect(await run(['api', '-X', 'DELETE', '/pets/1'], { env: env(), tty: true })).toEqual({

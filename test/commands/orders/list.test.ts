@@ -158,7 +158,9 @@ describe('store orders list', () => {
     });
     expect(scope.isDone()).toBe(true);
     // With a number a double cannot hold (read by a reviver): the same, not "not JSON".
-    api().get('/v1/store/orders').reply(200, `[-0.5,${deep(3000)}]`);
+    api()
+      .get('/v1/store/orders')
+      .reply(200, `[-0.5,${deep(3000)}]`);
     expect(await run(['orders', 'list'], { env: env() })).toEqual({
       code: 1,
       stdout: '',
