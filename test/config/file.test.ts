@@ -407,6 +407,27 @@ describe('a base URL with a query, a fragment or a password', () => {
       'https://:hunter2@x.example/v1',
       'must not contain a user name or password: "x.example"',
     ],
+    // Refused for something else, the password was shown whole.
+    [
+      'a password and a query',
+      'https://alice:s3cret@x.example/v1?x=1',
+      'must not have a query (?) or a fragment (#): "https://****@x.example/v1?x=1"',
+    ],
+    [
+      'a password and another scheme',
+      'ftp://alice:s3cret@x.example/v1',
+      'must be an http:// or https:// URL: "ftp://****@x.example/v1"',
+    ],
+    [
+      'a password with a space in it',
+      'https://alice:s3 cret@x.example/v1',
+      'must not contain control characters or white space: "https://****@x.example/v1"',
+    ],
+    [
+      'a password and a port out of range',
+      'https://alice:s3cret@x.example:99999/v1',
+      'is not a valid URL: "https://****@x.example:99999/v1"',
+    ],
   ])('with %s: refused by profile set with exit 2, nothing written', async (_what, url, why) => {
     const { env, file } = setup();
     for (const flag of ['--base-url', '--messages-url']) {
