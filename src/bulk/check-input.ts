@@ -18,10 +18,14 @@ function kindOf(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-/** A value as JSON, cut to a few words: a field may hold a megabyte. */
+/** A value as JSON, cut to a few words (a field may hold a megabyte), by code points: never
+ * half of a surrogate pair (the message is text, and JSON under --json). */
 function shown(value: unknown): string {
   const json = stringifyJson(value);
-  return json.length > PREVIEW_LENGTH ? `${json.slice(0, PREVIEW_LENGTH - 1)}…` : json;
+  // A code point takes two UTF-16 units at most: this is enough of the start to count them.
+  const start = Array.from(json.slice(0, 2 * PREVIEW_LENGTH));
+  if (start.length <= PREVIEW_LENGTH && json.length <= 2 * PREVIEW_LENGTH) return json;
+  return `${start.slice(0, PREVIEW_LENGTH - 1).join('')}…`;
 }
 
 const PREVIEW_LENGTH = 60;

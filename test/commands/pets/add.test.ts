@@ -463,6 +463,21 @@ describe('store pets add --file', () => {
     });
   });
 
+  it('cuts the value shown by characters, never between the halves of an emoji', async () => {
+    const status = `x${'😀'.repeat(100)}`;
+    const result = await run(['pets', 'add', '--file', '-', '--dry-run', '--json'], {
+      env: env(),
+      stdin: `{"name":"a","categoryId":1,"status":"${status}"}\n`,
+    });
+    const message = `status must be one of available, pending, sold (got "x${'😀'.repeat(57)}…)`;
+    expect(result).toEqual({
+      code: 3,
+      stdout: `{"input":1,"error":{"code":"invalid_input","message":${JSON.stringify(message)},"status":null}}\n`,
+      stderr: '',
+      prompts: [],
+    });
+  });
+
   it('shows at most 60 characters of a wrong value in an input’s message', async () => {
     const result = await run(['pets', 'add', '--file', '-', '--dry-run'], {
       env: env(),
