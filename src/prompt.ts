@@ -10,17 +10,21 @@ const ESC = '\u001b';
 
 /**
  * What is typed at a hidden prompt, key by key: Enter (or Ctrl-D) ends it, Ctrl-C cancels,
- * Backspace removes the last character, and escape sequences (arrow and function keys: ESC [
- * … final byte, ESC O x, the Linux console's F1–F5 ESC [ [ x; a bare ESC) are dropped, so they
- * never become part of the answer. A sequence may arrive split over several chunks; a control
- * character inside one (Enter, Ctrl-C after a stray Alt-[) ends it and acts as itself.
+ * Backspace removes the last character, and escape sequences are dropped, so they never become
+ * part of the answer: arrow and function keys (ESC [ … final byte, ESC O x, the Linux console's
+ * F1–F5 ESC [ [ x), Alt with a key (ESC x, sent together: Option+←/→ on a Mac is ESC b / ESC
+ * f), strings such as OSC (ESC ] … BEL or ESC \), and a bare ESC (the Escape key: the next key
+ * comes later, in a chunk of its own). A sequence may arrive split over several chunks; a
+ * control character inside one (Enter, Ctrl-C after a stray Alt-[) ends it and acts as itself.
  */
 export class HiddenInput {
   value = '';
-  private escape: 'none' | 'esc' | 'csi' | 'csi-first' | 'ss3' | 'linux-fn' = 'none';
+  private escape: 'none' | 'esc' | 'csi' | 'csi-first' | 'ss3' | 'linux-fn' | 'string' = 'none';
 
   /** Takes a chunk; says whether the answer is complete, cancelled, or not yet. */
   feed(chunk: string): 'more' | 'done' | 'cancel' {
+    // An ESC left from the chunk before was the Escape key, not the start of an Alt-key.
+    let escInChunk = false;
     for (const ch of chunk) {
       if (this.escape !== 'none' && this.escape !== 'esc' && ch < ' ') this.escape = 'none';
       switch (this.escape) {
@@ -29,9 +33,18 @@ export class HiddenInput {
             this.escape = ch === '[' ? 'csi-first' : 'ss3';
             continue;
           }
-          // A bare ESC is dropped; what follows it is an ordinary key.
+          // OSC, DCS, SOS, PM, APC: a string until BEL or ESC \ (both end it above).
+          if (ch === ']' || ch === 'P' || ch === 'X' || ch === '^' || ch === '_') {
+            this.escape = 'string';
+            continue;
+          }
           this.escape = 'none';
+          // Alt with a key: ESC and the key were sent together.
+          if (escInChunk && ch >= ' ' && ch !== '\u007f') continue;
+          // A bare ESC is dropped; what follows it is an ordinary key.
           break;
+        case 'string':
+          continue;
         case 'csi-first':
           // The Linux console's F1–F5: ESC [ [ A … E, one more byte after the second [.
           if (ch === '[') {
@@ -50,8 +63,10 @@ export class HiddenInput {
           this.escape = 'none';
           continue;
       }
-      if (ch === ESC) this.escape = 'esc';
-      else if (ch === '\r' || ch === '\n' || ch === '\u0004') return 'done';
+      if (ch === ESC) {
+        this.escape = 'esc';
+        escInChunk = true;
+      } else if (ch === '\r' || ch === '\n' || ch === '\u0004') return 'done';
       else if (ch === '\u0003') return 'cancel';
       // Ctrl-U starts again, as in a shell.
       else if (ch === '\u0015') this.value = '';

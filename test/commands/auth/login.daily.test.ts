@@ -87,7 +87,12 @@ describe('the hidden prompt (auth login on a terminal)', () => {
     ['arrow keys (CSI)', ['ab\u001b[Dc\u001b[A\u001b[B\u001b[Cd\r'], 'abcd'],
     ['function keys with parameters', ['k\u001b[15~e\u001b[1;5Py\r'], 'key'],
     ['SS3 keys (F1-F4, application-mode arrows)', ['k\u001bOPe\u001bOAy\r'], 'key'],
-    ['a bare ESC', ['k\u001be\u001b', 'y\r'], 'key'],
+    // The Escape key: its ESC comes alone, the next key in a chunk of its own.
+    ['a bare ESC', ['k\u001b', 'e\u001b', 'y\r'], 'key'],
+    // ESC b and ESC f, sent together: Alt+b/f, and Option+←/→ on a Mac. They became "bf".
+    ['Alt with a key', ['prod\u001bb\u001bf-key\r'], 'prod-key'],
+    ['an OSC string ended by BEL', ['k\u001b]0;title\u0007ey\r'], 'key'],
+    ['an OSC string ended by ESC \\', ['k\u001b]0;t', 'itle\u001b\\ey\r'], 'key'],
     ['a sequence split across chunks', ['ke\u001b', '[', '1;', '2D', 'y\n'], 'key'],
     ['a bracketed paste', ['\u001b[200~pasted-key\u001b[201~\r'], 'pasted-key'],
     ['Backspace and Ctrl-U', ['wrong\u0015ke\u007fey\r'], 'key'],
