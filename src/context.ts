@@ -103,13 +103,22 @@ export function createContext(
   // So nobody hits the wrong environment by accident, a terminal is told which profile is in
   // use: by every command on a profile other than production or with STORE_BASE_URL, and by
   // every command that changes data, production included.
-  const announce = (resolved: ResolvedProfile, writes: boolean) => {
+  // The line names the base URL of the request: the messages URL for a message, when the
+  // profile or STORE_MESSAGES_URL sends messages elsewhere.
+  const announce = (resolved: ResolvedProfile, writes: boolean, root: 'api' | 'messages') => {
     if (announced || !io.stderrIsTTY) return;
-    const special = resolved.name !== DEFAULT_PROFILE || resolved.baseUrlSource === 'env';
+    const messages = root === 'messages' && resolved.messagesUrl !== resolved.baseUrl;
+    const source = messages
+      ? resolved.messagesUrlSource
+      : resolved.baseUrlSource === 'env'
+        ? 'STORE_BASE_URL'
+        : 'profile';
+    const special = resolved.name !== DEFAULT_PROFILE || source !== 'profile';
     if (!writes && !special) return;
     announced = true;
-    const from = resolved.baseUrlSource === 'env' ? ', from STORE_BASE_URL' : '';
-    dimLine(`Using profile ${resolved.name} (${resolved.baseUrl}${from})`);
+    const url = messages ? resolved.messagesUrl : resolved.baseUrl;
+    const from = source === 'profile' ? '' : `, from ${source}`;
+    dimLine(`Using profile ${resolved.name} (${url}${from})`);
   };
 
   const ctx: Context = {
@@ -156,11 +165,10 @@ export function createContext(
         timing,
         onRetry: overrides.onRetry ?? onRetry,
         waiting: overrides.spinner === false ? undefined : (label) => io.waiting(label),
-        beforeWrite: () => announce(resolved, true),
+        beforeRequest: (writes, root) => announce(resolved, writes, root),
         // A key given for this call (auth login) is not the profile's: no hint about it.
         authHint: overrides.apiKey === undefined ? rejectedKeyHint(resolved) : undefined,
       });
-      announce(resolved, false);
       return client;
     },
     warn,

@@ -69,8 +69,9 @@ export interface ApiClientOptions {
   /** Called as each attempt starts (a terminal shows a spinner once it takes long); returns
    * what to call when the answer (or the failure) is there. */
   waiting?: (label: string) => () => void;
-  /** Called before a request that may change data (any method but GET, HEAD, OPTIONS). */
-  beforeWrite?: () => void;
+  /** Called before each request: whether it may change data (any method but GET, HEAD,
+   * OPTIONS), and which base URL it is under (the messages URL may be another host). */
+  beforeRequest?: (writes: boolean, root: 'api' | 'messages') => void;
   /** Added to the message of a 401 or 403 answer: where the key came from, how to replace it. */
   authHint?: string;
 }
@@ -157,7 +158,7 @@ export class ApiClient {
       body = opts.body.data;
       if (opts.body.contentType) headers['content-type'] ??= opts.body.contentType;
     }
-    if (!READ_METHODS.has(method)) this.options.beforeWrite?.();
+    this.options.beforeRequest?.(!READ_METHODS.has(method), this.rootOf(url));
     this.traceRequest(method, url, headers, body);
 
     const { timing, signal } = this.options;
@@ -357,6 +358,14 @@ export class ApiClient {
     if (this.warned.has(line)) return;
     this.warned.add(line);
     warn(line);
+  }
+
+  /** Which base URL `url` is under: the API's when both are the same, or when neither. */
+  private rootOf(url: URL): 'api' | 'messages' {
+    const under = (base: URL) =>
+      url.origin === base.origin &&
+      `${url.pathname}/`.startsWith(`${base.pathname.replace(/\/+$/, '')}/`);
+    return !under(this.baseUrl) && under(this.messagesUrl) ? 'messages' : 'api';
   }
 
   /** A URL as the user wrote it: its path below the base URL when it is under it. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { baseEnv, run } from '../../helpers/cli.js';
-import { api, KEY } from '../../helpers/http.js';
+import { baseEnv, configSetup, run, writeConfigFile } from '../../helpers/cli.js';
+import { API, api, KEY } from '../../helpers/http.js';
 
 describe('store messages send / store api: writes name their profile on a terminal', () => {
   const env = () => baseEnv({ STORE_API_KEY: KEY, NO_COLOR: '1' });
@@ -29,6 +29,36 @@ describe('store messages send / store api: writes name their profile on a termin
     expect(result.stdout).toBe(
       `ID                    STATUS  CREATED AT\n${id}  queued  2026-11-2…\n`,
     );
+  });
+
+  it('names the messages URL a message goes to when it is not the base URL', async () => {
+    // It named the base URL, while the message went to the other host.
+    const { env: split, file } = configSetup({ STORE_API_KEY: KEY, NO_COLOR: '1' });
+    writeConfigFile(
+      file,
+      JSON.stringify({
+        profiles: { split: { baseUrl: `${API}/v1`, messagesUrl: 'https://m.example/v1' } },
+      }),
+    );
+    const sent = { id: 'm-1', message: 'hi', status: 'queued', createdAt: '2030-01-01T00:00:00Z' };
+    const scope = api('https://m.example').post('/v1/messages').times(2).reply(201, sent);
+    const viaProfile = await run(['-p', 'split', 'messages', 'send', 'hi', '--json'], {
+      env: split,
+      tty: true,
+    });
+    expect(viaProfile.stderr).toBe('Using profile split (https://m.example/v1)\n');
+    const viaEnv = await run(['messages', 'send', 'hi', '--json'], {
+      env: { ...env(), STORE_MESSAGES_URL: 'https://m.example/v1' },
+      tty: true,
+    });
+    expect(viaEnv.stderr).toBe(
+      'Using profile production (https://m.example/v1, from STORE_MESSAGES_URL)\n',
+    );
+    expect(scope.isDone()).toBe(true);
+    // The same profile's animals: its base URL.
+    api().get('/v1/pets').reply(200, '[]');
+    const list = await run(['-p', 'split', 'pets', 'list'], { env: split, tty: true });
+    expect(list.stderr).toBe(`Using profile split (${API}/v1)\nNo animals found\n`);
   });
 
   it('store api with a method that changes data names production; a GET does not', async () => {
