@@ -196,7 +196,9 @@ export async function importPets(
         spinner: false,
         rateLimitRetries: RATE_LIMIT_RETRIES,
         onRetry: (notice: RetryNotice) => {
-          if (notice.status === 429) limiter.tooMany();
+          if (notice.status !== 429) return;
+          limiter.tooMany();
+          report.rateLimit();
         },
       });
   const report = new BulkReport(io, {

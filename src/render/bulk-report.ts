@@ -63,6 +63,14 @@ export class BulkReport {
   private outputEnded: Promise<void> | undefined;
   private progressLine: StatusLine | undefined;
   private progressDrawn = 0;
+  /** Redraws the line while nothing is reported (a server that stalls, waits after 429s):
+   * the rate and the wait stay true. */
+  private progressTimer: NodeJS.Timeout | undefined;
+  private lastOutcome = performance.now();
+  /** The last 429 answered and not yet followed by an outcome. */
+  private rateLimited = false;
+  private progressCounts = '';
+  private progressWaited = false;
   private readonly started = performance.now();
 
   constructor(
@@ -76,6 +84,8 @@ export class BulkReport {
 
   report(n: number, outcome: Outcome): void {
     const { json } = this.options;
+    this.lastOutcome = performance.now();
+    this.rateLimited = false;
     switch (outcome.kind) {
       case 'created':
         this.created += 1;
@@ -111,6 +121,7 @@ export class BulkReport {
     // Once: the table of a terminal is drawn when its rows end.
     this.outputEnded ??= (async () => {
       this.flush();
+      clearInterval(this.progressTimer);
       this.progressLine?.done();
       await this.rows?.end();
       await writeErrorsArrived();
@@ -198,8 +209,15 @@ export class BulkReport {
     this.io.err(text);
   }
 
-  /** One line on a terminal's stderr, redrawn at most ten times a second unless `now`. */
-  private progress(now = false): void {
+  /** A 429 was answered: the line says the import is slowed down until the next outcome. */
+  rateLimit(): void {
+    this.rateLimited = true;
+    this.progress(true);
+  }
+
+  /** One line on a terminal's stderr, redrawn at most ten times a second unless `now`, and
+   * every half second while nothing comes (so that its last counts are never left behind). */
+  private progress(now = false, timer = false): void {
     if (!this.io.stderrIsTTY || this.options.typedInput) return;
     const time = performance.now();
     if (!now && time - this.progressDrawn < 100) return;
@@ -207,8 +225,23 @@ export class BulkReport {
     const rate = Math.round((this.created + this.valid) / Math.max(this.elapsedSeconds, 0.001));
     const failed = this.failed.length + this.uncertain.length;
     const done = this.options.dryRun ? `${this.valid} valid` : `${this.created} created`;
-    const text = `${done}, ${failed} failed (${rate}/s)`;
+    const quiet = (time - this.lastOutcome) / 1000;
+    const waiting = this.rateLimited
+      ? '; HTTP 429: slowing down'
+      : quiet >= 1
+        ? `; waiting for the server (${Math.floor(quiet)} s)`
+        : '';
+    const counts = `${done}, ${failed} failed`;
+    // The timer redraws only what changed: counts a throttled report left undrawn, or a wait.
+    if (timer && counts === this.progressCounts && waiting === '' && !this.progressWaited) return;
+    this.progressCounts = counts;
+    this.progressWaited = waiting !== '';
+    const text = `${counts} (${rate}/s)${waiting}`;
     if (this.progressLine) this.progressLine.update(text);
     else this.progressLine = this.io.status(text);
+    if (this.progressTimer === undefined) {
+      this.progressTimer = setInterval(() => this.progress(true, true), 500);
+      this.progressTimer.unref();
+    }
   }
 }

@@ -255,6 +255,41 @@ describe('pets add --file in bulk', () => {
   });
 });
 
+describe('pets add --file: the progress line while the server makes it wait', () => {
+  it('says it is waiting for a server that stalls', async () => {
+    // The line stood still, with its last counts and rate, while nothing came back.
+    const { server } = await slowServer(() => (server.seen.length === 2 ? 1600 : 1));
+    const result = await run(['pets', 'add', '--file', '-', '--concurrency', '1'], {
+      env: { ...envFor(server.url), NO_COLOR: '1' },
+      stdin: `${lines(3).join('\n')}\n`,
+      tty: { stderr: true },
+    });
+    expect(result.code).toBe(0);
+    const drawn = result.stderr.replace(/\d+\/s/g, 'N/s').split('\r\u001b[K');
+    expect(drawn).toContain('1 created, 0 failed (N/s); waiting for the server (1 s)');
+    expect(drawn.at(-1)).toMatch(/^3 created in \d+\.\d s \(N\/s\)\n$/);
+  });
+
+  it('says the import is slowed down while the server answers 429', async () => {
+    const server = await faultServer((_req, res, n) =>
+      n === 2
+        ? reply(res, 429, '{"code":"slow","message":"slow down","status":429}', {
+            'retry-after': '1',
+          })
+        : reply(res, 201, `{"id":${n},"name":"p","categoryId":1}`),
+    );
+    const result = await run(['pets', 'add', '--file', '-', '--concurrency', '1'], {
+      env: { ...envFor(server.url), NO_COLOR: '1' },
+      stdin: `${lines(2).join('\n')}\n`,
+      tty: { stderr: true },
+      timing: { sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 600))) },
+    });
+    expect(result.code).toBe(0);
+    const drawn = result.stderr.replace(/\d+\/s/g, 'N/s').split('\r\u001b[K');
+    expect(drawn).toContain('1 created, 0 failed (N/s); HTTP 429: slowing down');
+  });
+});
+
 describe('pets add --file: what a terminal and a summary show', () => {
   it('draws no progress line while the animals are typed at the terminal (--file -)', async () => {
     // It stayed at the start of the line being typed: "1 created, 0 failed (1/s){"name":…".
