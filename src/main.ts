@@ -210,6 +210,9 @@ export async function cli(): Promise<void> {
     if (controller.signal.aborted) {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      // A progress line or spinner is erased first (a terminal's stderr is written at once):
+      // the shell's prompt must not land on it.
+      io.clearStatus();
       process.kill(process.pid, name);
     } else {
       controller.abort();

@@ -1,7 +1,7 @@
 // bulk add in a real pseudo-terminal (util-linux `script`): the progress line is redrawn in
 // place and erased before anything else is written, so no output line carries progress text.
 import { spawn, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
@@ -57,5 +57,39 @@ describe.runIf(hasScript || process.env.CI)('pets add --file on a terminal', () 
     expect(screen[2]).toMatch(/^ID\s+NAME\s+CATEGORY\s+STATUS$/);
     expect(screen.filter((line) => /^\d+\s+p\d+\s+1$/.test(line))).toHaveLength(299);
     expect(screen.at(-1)).toMatch(/^299 created, 1 failed \(input 151\) in \d+\.\d s \(\d+\/s\)$/);
+  });
+
+  it('erases the progress line on a second Ctrl-C, which ends it at once', async () => {
+    // The line stayed, with the cursor after it: the shell's prompt landed on it.
+    const server = await faultServer((_req, res, n) => {
+      if (n <= 3) reply(res, 201, `{"id":${n},"name":"p","categoryId":1}`);
+      // Then nothing: the requests in flight wait.
+    });
+    const file = join(tempDir(), 'animals.ndjson');
+    const lines = Array.from({ length: 50 }, (_, i) =>
+      JSON.stringify({ name: `p${i}`, categoryId: 1 }),
+    );
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const pidFile = join(tempDir(), 'store.pid');
+    const command = `'${process.execPath}' '${BIN}' pets add --file '${file}' --concurrency 2 & echo $! > '${pidFile}'; wait $!`;
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      env: processEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url, COLUMNS: '100' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const ended = collect(child);
+    while (server.seen.length < 5) await new Promise((resolve) => setTimeout(resolve, 20));
+    // The progress line is redrawn every half second: its last counts are on the screen then.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    process.kill(pid, 'SIGINT');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    process.kill(pid, 'SIGINT');
+    const result = await ended;
+    expect(result.stdout).toMatch(/3 created, 0 failed \(\d+\/s\)/);
+    const screen = screenLines(result.stdout);
+    // What stays: the table so far and the line about the requests in flight, then nothing.
+    expect(screen.at(-1)).toBe('');
+    expect(screen.filter((line) => /created, \d+ failed/.test(line))).toEqual([]);
+    expect(screen.at(-2)).toBe('waiting for 2 requests in flight (Ctrl-C again to quit at once)');
   });
 });
