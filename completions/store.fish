@@ -163,7 +163,7 @@ complete -c store -n '__store_at "" 0' -a 'help' -d 'Show help for a command, or
 
 # store pets
 complete -c store -n '__store_at "pets" 0' -a 'list' -d 'List animals'
-complete -c store -n '__store_at "pets" 0' -a 'add' -d 'Add an animal, or every animal in a file'
+complete -c store -n '__store_at "pets" 0' -a 'add' -d 'Add an animal (on a terminal, asks for what is missing), or every animal in a file'
 complete -c store -n '__store_at "pets" 0' -a 'get' -d 'Show one animal (deprecated: use `store pets list --status`)'
 complete -c store -n '__store_at "pets" 0' -a 'help' -d 'display help for command'
 

@@ -51,6 +51,9 @@ export interface Context {
     spinner?: boolean;
   }): Promise<ApiClient>;
   warn(line: string): void;
+  /** Says on a terminal which profile a write goes to, before the command asks what to write
+   * (`pets add`'s questions); a request says it otherwise, once. */
+  announceWrite(): Promise<void>;
   /** A deprecation warning, unless STORE_NO_DEPRECATION_WARNINGS=1 silences them. */
   deprecation(line: string): void;
   /**
@@ -172,6 +175,7 @@ export function createContext(
       return client;
     },
     warn,
+    announceWrite: async () => announce(await ctx.profile(), true, 'api'),
     deprecation: (line) => {
       if (deprecationsOn) warn(line);
     },

@@ -31,7 +31,7 @@ const MAX_CONCURRENCY = 64;
 
 export const command = defineCommand({
   name: 'add',
-  description: 'Add an animal, or every animal in a file',
+  description: 'Add an animal (on a terminal, asks for what is missing), or every animal in a file',
   flags: {
     name: {
       flags: '--name <name>',
@@ -150,6 +150,8 @@ async function completePet(given: OneAnimal, ctx: Context): Promise<NewPet> {
   let { name, categoryId, status } = given;
   if (name !== undefined && categoryId !== undefined) return withStatus(name, categoryId, status);
   if (!io.stdinIsTTY || !io.stderrIsTTY) throw missingFlags(missing, ' (or give --file)');
+  // Where the animal will go, before it is typed.
+  await ctx.announceWrite();
   name ??= await ask(ctx, 'Name: ', (text) => parseValue(textFlag('the name'), text));
   categoryId ??= await ask(ctx, 'Category id: ', (text) =>
     parseValue(int64Flag('the category id'), text),
