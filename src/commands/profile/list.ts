@@ -28,8 +28,9 @@ function keyLabel(row: ProfileRow): string {
 }
 
 const COLUMNS: Column<ProfileRow>[] = [
-  { header: 'CURRENT', value: (p) => (p.current ? '*' : '') },
-  { header: 'NAME', value: (p) => p.name },
+  { header: 'CURRENT', value: (p) => (p.current ? '*' : ''), fixed: true },
+  // What -p takes: never cut on a terminal.
+  { header: 'NAME', value: (p) => p.name, fixed: true },
   { header: 'BASE URL', value: (p) => p.baseUrl },
   { header: 'MESSAGES URL', value: (p) => p.messagesUrl },
   { header: 'KEY', value: keyLabel },
