@@ -247,6 +247,9 @@ export async function importPets(
   // Ctrl-C: stop reading (a silent stdin included) and let the requests in flight finish.
   const onAbort = () => {
     stream.destroy();
+    // Animals typed at the terminal: the line being typed ends here (what follows, the rows
+    // and the summary, would start on it).
+    if (opts.file === '-' && io.stdinIsTTY) io.err('\n');
     if (window.inFlight > 0) {
       io.err(`waiting for ${window.inFlight} requests in flight (Ctrl-C again to quit at once)\n`);
     }

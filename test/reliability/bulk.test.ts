@@ -306,6 +306,31 @@ describe('pets add --file: what a terminal and a summary show', () => {
     );
   });
 
+  it('ends the line being typed at a Ctrl-C, so that what follows starts a line of its own', async () => {
+    // The table's header came right after the half-typed `{"name":"D","cat^C`.
+    const { server } = await slowServer(() => 1);
+    const stdin = new PassThrough();
+    const controller = new AbortController();
+    const pending = run(['pets', 'add', '--file', '-'], {
+      env: { ...envFor(server.url), NO_COLOR: '1' },
+      stdin,
+      signal: controller.signal,
+      tty: { stdin: true, stdout: true, stderr: true },
+    });
+    stdin.write(`${lines(1)[0]}\n{"name":"D","cat`);
+    while (server.seen.length < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    controller.abort();
+    const result = await pending;
+    expect(result.code).toBe(130);
+    expect(result.stderr.replace(/in \d+\.\d s \(\d+\/s\)/, 'in T s (N/s)')).toBe(
+      'Reading animals from the terminal, one JSON object per line; Ctrl-D to finish\n' +
+        `Using profile production (${server.url}, from STORE_BASE_URL)\n` +
+        '\n' +
+        '1 created in T s (N/s); interrupted: inputs after 1 were not sent; resume with --skip 1\n',
+    );
+  });
+
   it('redraws the progress line under each error line with the counts of now', async () => {
     const result = await run(['pets', 'add', '--file', '-', '--dry-run'], {
       env: baseEnv({ NO_COLOR: '1' }),
