@@ -28,9 +28,8 @@ function keyLabel(row: ProfileRow): string {
 }
 
 const COLUMNS: Column<ProfileRow>[] = [
-  { header: 'CURRENT', value: (p) => (p.current ? '*' : ''), fixed: true },
-  // What -p takes: never cut on a terminal.
-  { header: 'NAME', value: (p) => p.name, fixed: true },
+  { header: 'CURRENT', value: (p) => (p.current ? '*' : '') },
+  { header: 'NAME', value: (p) => p.name },
   { header: 'BASE URL', value: (p) => p.baseUrl },
   { header: 'MESSAGES URL', value: (p) => p.messagesUrl },
   { header: 'KEY', value: keyLabel },

@@ -28,18 +28,6 @@ describe('store profile list', () => {
     expect(existsSync(file)).toBe(false);
   });
 
-  it('never cuts a profile name on a narrow terminal (it is what -p takes)', async () => {
-    const { env } = setup({ NO_COLOR: '1' });
-    const result = await run(['profile', 'list'], { env, tty: true, columns: 40 });
-    expect(result.stdout.split('\n').map((line) => line.split(/ {2,}/).slice(0, 2))).toEqual([
-      ['CURRENT', 'NAME'],
-      ['*', 'production'],
-      ['', 'staging'],
-      ['', 'sandbox'],
-      [''],
-    ]);
-  });
-
   it('prints an array with --json', async () => {
     const { env } = setup();
     const result = await run(['profile', 'list', '--json'], { env });
