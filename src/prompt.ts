@@ -33,8 +33,9 @@ export class HiddenInput {
             this.escape = ch === '[' ? 'csi-first' : 'ss3';
             continue;
           }
-          // OSC, DCS, SOS, PM, APC: a string until BEL or ESC \ (both end it above).
-          if (ch === ']' || ch === 'P' || ch === 'X' || ch === '^' || ch === '_') {
+          // OSC, DCS, SOS, PM, APC, sent together with their ESC: a string until BEL or
+          // ESC \ (both end it above). After the Escape key, `P` is a key like any other.
+          if (escInChunk && ']PX^_'.includes(ch)) {
             this.escape = 'string';
             continue;
           }

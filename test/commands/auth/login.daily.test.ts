@@ -93,6 +93,16 @@ describe('the hidden prompt (auth login on a terminal)', () => {
     ['Alt with a key', ['prod\u001bb\u001bf-key\r'], 'prod-key'],
     ['an OSC string ended by BEL', ['k\u001b]0;title\u0007ey\r'], 'key'],
     ['an OSC string ended by ESC \\', ['k\u001b]0;t', 'itle\u001b\\ey\r'], 'key'],
+    [
+      'DCS, SOS, PM and APC strings',
+      ['k\u001bPq\u0007e\u001bXa\u0007\u001b^b\u0007\u001b_c\u0007y\r'],
+      'key',
+    ],
+    // After the Escape key, a key that opens a string when sent with ESC is a key like any
+    // other: everything after it up to Enter was thrown away.
+    ['the Escape key, then P', ['key-abc', '\u001b', 'P', 'xyz\r'], 'key-abcPxyz'],
+    // Alt+Backspace: a Backspace.
+    ['Alt+Backspace', ['keyx\u001b\u007f\r'], 'key'],
     ['a sequence split across chunks', ['ke\u001b', '[', '1;', '2D', 'y\n'], 'key'],
     ['a bracketed paste', ['\u001b[200~pasted-key\u001b[201~\r'], 'pasted-key'],
     ['Backspace and Ctrl-U', ['wrong\u0015ke\u007fey\r'], 'key'],
