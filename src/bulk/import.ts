@@ -249,7 +249,7 @@ export async function importPets(
     stream.destroy();
     // Animals typed at the terminal: the line being typed ends here (what follows, the rows
     // and the summary, would start on it).
-    if (opts.file === '-' && io.stdinIsTTY) io.err('\n');
+    if (opts.file === '-' && io.stdinIsTTY && io.stderrIsTTY) io.err('\n');
     if (window.inFlight > 0) {
       io.err(`waiting for ${window.inFlight} requests in flight (Ctrl-C again to quit at once)\n`);
     }

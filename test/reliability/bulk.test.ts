@@ -331,6 +331,28 @@ describe('pets add --file: what a terminal and a summary show', () => {
     );
   });
 
+  it('adds no blank line to a stderr that is not the terminal (2>err.txt) at that Ctrl-C', async () => {
+    const { server } = await slowServer(() => 1);
+    const stdin = new PassThrough();
+    const controller = new AbortController();
+    const pending = run(['pets', 'add', '--file', '-'], {
+      env: envFor(server.url),
+      stdin,
+      signal: controller.signal,
+      tty: { stdin: true, stdout: true },
+    });
+    stdin.write(`${lines(1)[0]}\n{"name":"D","cat`);
+    while (server.seen.length < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    controller.abort();
+    const result = await pending;
+    expect(result.code).toBe(130);
+    expect(result.stderr).toBe(
+      'Reading animals from the terminal, one JSON object per line; Ctrl-D to finish\n' +
+        '1 created; interrupted: inputs after 1 were not sent; resume with --skip 1\n',
+    );
+  });
+
   it('redraws the progress line under each error line with the counts of now', async () => {
     const result = await run(['pets', 'add', '--file', '-', '--dry-run'], {
       env: baseEnv({ NO_COLOR: '1' }),
