@@ -186,6 +186,8 @@ export async function importPets(
   if (sizeHeapAtRunTime) setV8Flags('--optimize-for-size');
   const failedFile = opts.failed === undefined ? undefined : new FailedFile(opts.failed);
   const limiter = new RateLimiter(opts.concurrency);
+  // The report's, once it exists (below).
+  let onRateLimit = () => {};
   // Requests in flight are let finish after Ctrl-C: whether they created an animal is known.
   // A 429 slows the whole import down instead of showing a line per retry.
   const api = opts.dryRun
@@ -198,163 +200,178 @@ export async function importPets(
         onRetry: (notice: RetryNotice) => {
           if (notice.status !== 429) return;
           limiter.tooMany();
-          report.rateLimit();
+          onRateLimit();
         },
       });
-  const report = new BulkReport(io, {
-    json: options.json,
-    dryRun: opts.dryRun,
-    columns: PET_COLUMNS,
-    typedInput: opts.file === '-' && io.stdinIsTTY,
-  });
-
-  const inputsByNumber = new Map<number, Input>();
-  let firstFailure: CliError | undefined;
-  const window = new OrderedWindow<Outcome>({
-    span: opts.concurrency,
-    limit: () => opts.concurrency,
-    first: opts.skip + 1,
-    report: (n, outcome) => {
-      const input = inputsByNumber.get(n);
-      inputsByNumber.delete(n);
-      if (outcome.kind === 'failed' || outcome.kind === 'not_sent') {
-        firstFailure ??= outcome.error;
-        if (input) failedFile?.write(input);
-      }
-      report.report(n, outcome);
-    },
-  });
-
-  let stopped: { n: number; error: CliError } | undefined;
-  const send = async (n: number, pet: NewPet): Promise<Outcome> => {
-    try {
-      const created = await createPet(api as NonNullable<typeof api>, pet, {
-        throttle: (attempt) => limiter.run(attempt),
-      });
-      limiter.succeeded();
-      return { kind: 'created', pet: created };
-    } catch (error) {
-      if (!(error instanceof CliError)) throw error;
-      if (stopsTheImport(error)) stopped ??= { n, error };
-      if (mayHaveActed(error)) {
-        notingMaybeActed(error, 'the animal may have been created');
-        return { kind: 'failed', error, uncertain: true };
-      }
-      return { kind: 'failed', error };
-    }
-  };
-
-  // Ctrl-C: stop reading (a silent stdin included) and let the requests in flight finish.
-  const onAbort = () => {
-    stream.destroy();
-    // Animals typed at the terminal: the line being typed ends here (what follows, the rows
-    // and the summary, would start on it).
-    if (opts.file === '-' && io.stdinIsTTY && io.stderrIsTTY) io.err('\n');
-    if (window.inFlight > 0) {
-      io.err(`waiting for ${window.inFlight} requests in flight (Ctrl-C again to quit at once)\n`);
-    }
-  };
-  signal.addEventListener('abort', onAbort, { once: true });
-  // A Ctrl-C while the input was being opened (the event is not sent again).
-  if (signal.aborted) onAbort();
-  let read = opts.skip;
-  let inputs = 0;
-  // Every input read (and so sent or settled): a Ctrl-C after that leaves nothing to resume.
-  let readToEnd = false;
-  let stoppedReading = false;
+  // The progress line is redrawn on a timer: stopped however the import ends.
+  let stopProgress = () => {};
   try {
-    for await (const input of untilAborted(readInputs(stream), signal)) {
-      inputs = input.n;
-      if (input.n <= opts.skip) continue;
-      await window.ready(input.n, signal);
-      // Ctrl-C, or stdout can no longer be written (disk full, the reader gone): stop sending.
-      if (signal.aborted || io.outputError) {
-        stoppedReading = true;
-        break;
-      }
-      read = input.n;
-      inputsByNumber.set(input.n, input);
-      if ('error' in input) {
-        window.settle(input.n, { kind: 'failed', error: input.error });
-        continue;
-      }
-      const checked = checkInput(input.value);
-      if ('error' in checked) window.settle(input.n, { kind: 'failed', error: checked.error });
-      else if (opts.dryRun) window.settle(input.n, { kind: 'valid' });
-      else if (stopped) {
-        const cause = `input ${stopped.n} failed: ${stopped.error.message}`;
-        const error = new CliError(cause, stopped.error.exitCode, 'not_sent');
-        window.settle(input.n, { kind: 'not_sent', error });
-      } else window.start(input.n, () => send(input.n, checked.pet));
-    }
-    readToEnd = !stoppedReading;
-  } catch (error) {
-    // The stream destroyed by Ctrl-C ends the reading; anything else is a real failure.
-    if (!signal.aborted) throw error;
-  } finally {
-    try {
-      // Listening until the requests in flight end: a Ctrl-C once everything was read still
-      // says what it waits for (and how to quit at once).
-      await window.drain();
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-      failedFile?.close();
-    }
-  }
+    const report = new BulkReport(io, {
+      json: options.json,
+      dryRun: opts.dryRun,
+      columns: PET_COLUMNS,
+      typedInput: opts.file === '-' && io.stdinIsTTY,
+      inFlight: () => window.inFlight,
+    });
+    stopProgress = () => report.stopProgress();
+    onRateLimit = () => report.rateLimit();
 
-  // Where sending stopped: the first input not sent (the import had stopped on a 401 or an
-  // unreachable server), else the first not yet reported.
-  const resume = (report.notSent[0] ?? window.unreported) - 1;
-  const everySent = readToEnd && report.notSent.length === 0;
-  const notSent = `inputs after ${resume} were not sent; resume with --skip ${resume}`;
-  // What --failed misses, however the import ends; on a normal end a failed write of it is
-  // the import's failure (below), on the others it is said beside the reason it stopped.
-  const failedFileError = failedFile?.error
-    ? `cannot write --failed ${failedFile.path}: ${describeWriteError(failedFile.error)}; it does not hold every input that was not created`
-    : undefined;
-  const sayWhatFailedFileMisses = (stoppedShort: boolean) => {
-    if (failedFile?.notKept.length) {
-      report.warningLine(
-        `--failed ${failedFile.path} does not hold ${namedInputs(failedFile.notKept)}: a line over 1 MiB is not kept`,
+    const inputsByNumber = new Map<number, Input>();
+    let firstFailure: CliError | undefined;
+    const window = new OrderedWindow<Outcome>({
+      span: opts.concurrency,
+      limit: () => opts.concurrency,
+      first: opts.skip + 1,
+      report: (n, outcome) => {
+        const input = inputsByNumber.get(n);
+        inputsByNumber.delete(n);
+        if (outcome.kind === 'failed' || outcome.kind === 'not_sent') {
+          firstFailure ??= outcome.error;
+          if (input) failedFile?.write(input);
+        }
+        report.report(n, outcome);
+      },
+    });
+
+    let stopped: { n: number; error: CliError } | undefined;
+    const send = async (n: number, pet: NewPet): Promise<Outcome> => {
+      try {
+        const created = await createPet(api as NonNullable<typeof api>, pet, {
+          throttle: (attempt) => limiter.run(attempt),
+        });
+        limiter.succeeded();
+        return { kind: 'created', pet: created };
+      } catch (error) {
+        if (!(error instanceof CliError)) throw error;
+        if (stopsTheImport(error)) stopped ??= { n, error };
+        if (mayHaveActed(error)) {
+          notingMaybeActed(error, 'the animal may have been created');
+          return { kind: 'failed', error, uncertain: true };
+        }
+        return { kind: 'failed', error };
+      }
+    };
+
+    // Ctrl-C: stop reading (a silent stdin included) and let the requests in flight finish.
+    const onAbort = () => {
+      stream.destroy();
+      // Animals typed at the terminal: the line being typed ends here (what follows, the rows
+      // and the summary, would start on it).
+      if (opts.file === '-' && io.stdinIsTTY && io.stderrIsTTY) io.err('\n');
+      if (window.inFlight > 0) {
+        io.err(
+          `waiting for ${window.inFlight} requests in flight (Ctrl-C again to quit at once)\n`,
+        );
+      }
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    // A Ctrl-C while the input was being opened (the event is not sent again).
+    if (signal.aborted) onAbort();
+    let read = opts.skip;
+    let inputs = 0;
+    // Every input read (and so sent or settled): a Ctrl-C after that leaves nothing to resume.
+    let readToEnd = false;
+    let stoppedReading = false;
+    try {
+      for await (const input of untilAborted(readInputs(stream), signal)) {
+        inputs = input.n;
+        if (input.n <= opts.skip) continue;
+        await window.ready(input.n, signal);
+        // Ctrl-C, or stdout can no longer be written (disk full, the reader gone): stop sending.
+        if (signal.aborted || io.outputError) {
+          stoppedReading = true;
+          break;
+        }
+        read = input.n;
+        inputsByNumber.set(input.n, input);
+        if ('error' in input) {
+          window.settle(input.n, { kind: 'failed', error: input.error });
+          continue;
+        }
+        const checked = checkInput(input.value);
+        if ('error' in checked) window.settle(input.n, { kind: 'failed', error: checked.error });
+        else if (opts.dryRun) window.settle(input.n, { kind: 'valid' });
+        else if (stopped) {
+          const cause = `input ${stopped.n} failed: ${stopped.error.message}`;
+          const error = new CliError(cause, stopped.error.exitCode, 'not_sent');
+          window.settle(input.n, { kind: 'not_sent', error });
+        } else window.start(input.n, () => send(input.n, checked.pet));
+      }
+      readToEnd = !stoppedReading;
+    } catch (error) {
+      // The stream destroyed by Ctrl-C ends the reading; anything else is a real failure.
+      if (!signal.aborted) throw error;
+    } finally {
+      try {
+        // Listening until the requests in flight end: a Ctrl-C once everything was read still
+        // says what it waits for (and how to quit at once).
+        await window.drain();
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+        failedFile?.close();
+      }
+    }
+
+    // Where sending stopped: the first input not sent (the import had stopped on a 401 or an
+    // unreachable server), else the first not yet reported.
+    const resume = (report.notSent[0] ?? window.unreported) - 1;
+    const everySent = readToEnd && report.notSent.length === 0;
+    const notSent = `inputs after ${resume} were not sent; resume with --skip ${resume}`;
+    // What --failed misses, however the import ends; on a normal end a failed write of it is
+    // the import's failure (below), on the others it is said beside the reason it stopped.
+    const failedFileError = failedFile?.error
+      ? `cannot write --failed ${failedFile.path}: ${describeWriteError(failedFile.error)}; it does not hold every input that was not created`
+      : undefined;
+    const sayWhatFailedFileMisses = (stoppedShort: boolean) => {
+      if (failedFile?.notKept.length) {
+        report.warningLine(
+          `--failed ${failedFile.path} does not hold ${namedInputs(failedFile.notKept)}: a line over 1 MiB is not kept`,
+        );
+      }
+      if (failedFile?.notWritable.length) {
+        report.warningLine(
+          `--failed ${failedFile.path} does not hold ${namedInputs(failedFile.notWritable)}: nested too deeply to be written as JSON`,
+        );
+      }
+      if (stoppedShort && failedFileError) report.errorLine('failed_file', failedFileError);
+    };
+    if (signal.aborted) {
+      // Before any input was read there is nothing to report, nor to resume.
+      if (read === opts.skip) throw new SilentExit(ExitCode.interrupted);
+      await report.finish(
+        everySent ? 'interrupted once every input had been sent' : `interrupted: ${notSent}`,
+      );
+      sayWhatFailedFileMisses(true);
+      throw new SilentExit(ExitCode.interrupted);
+    }
+    if (read === opts.skip && opts.skip > 0) {
+      throw new FlagError(
+        `--skip ${opts.skip} skips every input: the input has ${inputs} ${inputs === 1 ? 'object' : 'objects'}`,
       );
     }
-    if (failedFile?.notWritable.length) {
-      report.warningLine(
-        `--failed ${failedFile.path} does not hold ${namedInputs(failedFile.notWritable)}: nested too deeply to be written as JSON`,
+    // Lines still waiting in a batch go now: their write may be the one that fails.
+    await report.endOutput();
+    const failed = io.outputError;
+    // The reader leaving once everything was sent (`| head -1`) is no failure, as for any command.
+    if (failed && !(everySent && failed.code === 'EPIPE')) {
+      // What was created is said on stderr, since stdout failed; main() reports the write error.
+      const rest = everySent ? ' once every input had been sent' : `, ${notSent}`;
+      report.stopLine('output_failed', `${report.summary()}; output failed${rest}`);
+      sayWhatFailedFileMisses(true);
+      throw new SilentExit(ExitCode.failure);
+    }
+    await report.finish();
+    sayWhatFailedFileMisses(false);
+    if (failedFileError) {
+      // The file to run again misses inputs: a failure, with the import's own code if it has one.
+      throw new CliError(
+        failedFileError,
+        firstFailure?.exitCode ?? ExitCode.failure,
+        'failed_file',
       );
     }
-    if (stoppedShort && failedFileError) report.errorLine('failed_file', failedFileError);
-  };
-  if (signal.aborted) {
-    // Before any input was read there is nothing to report, nor to resume.
-    if (read === opts.skip) throw new SilentExit(ExitCode.interrupted);
-    await report.finish(
-      everySent ? 'interrupted once every input had been sent' : `interrupted: ${notSent}`,
-    );
-    sayWhatFailedFileMisses(true);
-    throw new SilentExit(ExitCode.interrupted);
+    if (firstFailure) throw new SilentExit(firstFailure.exitCode);
+  } finally {
+    stopProgress();
   }
-  if (read === opts.skip && opts.skip > 0) {
-    throw new FlagError(
-      `--skip ${opts.skip} skips every input: the input has ${inputs} ${inputs === 1 ? 'object' : 'objects'}`,
-    );
-  }
-  // Lines still waiting in a batch go now: their write may be the one that fails.
-  await report.endOutput();
-  const failed = io.outputError;
-  // The reader leaving once everything was sent (`| head -1`) is no failure, as for any command.
-  if (failed && !(everySent && failed.code === 'EPIPE')) {
-    // What was created is said on stderr, since stdout failed; main() reports the write error.
-    const rest = everySent ? ' once every input had been sent' : `, ${notSent}`;
-    report.stopLine('output_failed', `${report.summary()}; output failed${rest}`);
-    sayWhatFailedFileMisses(true);
-    throw new SilentExit(ExitCode.failure);
-  }
-  await report.finish();
-  sayWhatFailedFileMisses(false);
-  if (failedFileError) {
-    // The file to run again misses inputs: a failure, with the import's own code if it has one.
-    throw new CliError(failedFileError, firstFailure?.exitCode ?? ExitCode.failure, 'failed_file');
-  }
-  if (firstFailure) throw new SilentExit(firstFailure.exitCode);
 }

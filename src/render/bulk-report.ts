@@ -24,6 +24,8 @@ export interface BulkReportOptions {
   /** The input is typed at the terminal (`--file -`): no progress line, which would sit at
    * the start of the line being typed (its redraws and the typed text share that line). */
   typedInput?: boolean;
+  /** Requests sent and not answered yet: the line says it waits for the server only then. */
+  inFlight?: () => number;
 }
 
 /** How many ranges a summary names: the rest are counted (the --failed file and the NDJSON
@@ -67,6 +69,7 @@ export class BulkReport {
    * the rate and the wait stay true. */
   private progressTimer: NodeJS.Timeout | undefined;
   private lastOutcome = performance.now();
+  private awaitedSince: number | undefined;
   /** The last 429 answered and not yet followed by an outcome. */
   private rateLimited = false;
   private progressCounts = '';
@@ -76,7 +79,18 @@ export class BulkReport {
   constructor(
     private readonly io: IOStreams,
     private readonly options: BulkReportOptions,
-  ) {}
+  ) {
+    // From the start: a server that stalls before its first answer is waited for too.
+    if (io.stderrIsTTY && !options.typedInput) {
+      this.progressTimer = setInterval(() => this.progress(true, true), 500);
+      this.progressTimer.unref();
+    }
+  }
+
+  /** Stops redrawing the line (the import ended, however it did). */
+  stopProgress(): void {
+    clearInterval(this.progressTimer);
+  }
 
   get elapsedSeconds(): number {
     return (performance.now() - this.started) / 1000;
@@ -121,7 +135,7 @@ export class BulkReport {
     // Once: the table of a terminal is drawn when its rows end.
     this.outputEnded ??= (async () => {
       this.flush();
-      clearInterval(this.progressTimer);
+      this.stopProgress();
       this.progressLine?.done();
       await this.rows?.end();
       await writeErrorsArrived();
@@ -225,10 +239,14 @@ export class BulkReport {
     const rate = Math.round((this.created + this.valid) / Math.max(this.elapsedSeconds, 0.001));
     const failed = this.failed.length + this.uncertain.length;
     const done = this.options.dryRun ? `${this.valid} valid` : `${this.created} created`;
-    const quiet = (time - this.lastOutcome) / 1000;
+    // Waiting for the server: requests in flight, and no outcome since they were seen.
+    const awaited = (this.options.inFlight?.() ?? 0) > 0;
+    if (!awaited) this.awaitedSince = undefined;
+    else this.awaitedSince ??= time;
+    const quiet = (time - Math.max(this.lastOutcome, this.awaitedSince ?? time)) / 1000;
     const waiting = this.rateLimited
       ? '; HTTP 429: slowing down'
-      : quiet >= 1
+      : quiet >= 1 && awaited
         ? `; waiting for the server (${Math.floor(quiet)} s)`
         : '';
     const counts = `${done}, ${failed} failed`;
@@ -239,9 +257,5 @@ export class BulkReport {
     const text = `${counts} (${rate}/s)${waiting}`;
     if (this.progressLine) this.progressLine.update(text);
     else this.progressLine = this.io.status(text);
-    if (this.progressTimer === undefined) {
-      this.progressTimer = setInterval(() => this.progress(true, true), 500);
-      this.progressTimer.unref();
-    }
   }
 }
