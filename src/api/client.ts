@@ -360,12 +360,18 @@ export class ApiClient {
     warn(line);
   }
 
-  /** Which base URL `url` is under: the API's when both are the same, or when neither. */
+  /** Which base URL `url` goes to: the one whose path it is under, the longer when both (a
+   * base URL of `/` and messages at `/msg`); else the one on its host; the API's when it is
+   * the same URL, or when neither. */
   private rootOf(url: URL): 'api' | 'messages' {
-    const under = (base: URL) =>
-      url.origin === base.origin &&
-      `${url.pathname}/`.startsWith(`${base.pathname.replace(/\/+$/, '')}/`);
-    return !under(this.baseUrl) && under(this.messagesUrl) ? 'messages' : 'api';
+    const depth = (base: URL) => {
+      if (url.origin !== base.origin) return -1;
+      const root = base.pathname.replace(/\/+$/, '');
+      return `${url.pathname}/`.startsWith(`${root}/`) ? root.length : 0;
+    };
+    const api = depth(this.baseUrl);
+    const messages = depth(this.messagesUrl);
+    return messages > api ? 'messages' : 'api';
   }
 
   /** A URL as the user wrote it: its path below the base URL when it is under it. */

@@ -61,6 +61,33 @@ describe('store messages send / store api: writes name their profile on a termin
     expect(list.stderr).toBe(`Using profile split (${API}/v1)\nNo animals found\n`);
   });
 
+  it('names the messages URL for a request on its host, and the deeper of two paths on one host', async () => {
+    const { env: split, file } = configSetup({ STORE_API_KEY: KEY, NO_COLOR: '1' });
+    writeConfigFile(
+      file,
+      JSON.stringify({
+        profiles: {
+          split: { baseUrl: `${API}/v1`, messagesUrl: 'https://m.example/v1' },
+          nested: { baseUrl: `${API}/`, messagesUrl: `${API}/msg` },
+        },
+      }),
+    );
+    const scope = api('https://m.example').post('/v2/messages').reply(201, '{}');
+    const outside = await run(
+      ['-p', 'split', 'api', '-X', 'POST', 'https://m.example/v2/messages', '-f', 'message=hi'],
+      { env: split, tty: true },
+    );
+    expect(outside.stderr).toBe('Using profile split (https://m.example/v1)\n');
+    const sent = { id: 'm-1', message: 'hi', status: 'queued', createdAt: '2030-01-01T00:00:00Z' };
+    api().post('/msg/messages').reply(201, sent);
+    const nested = await run(['-p', 'nested', 'messages', 'send', 'hi', '--json'], {
+      env: split,
+      tty: true,
+    });
+    expect(nested.stderr).toBe(`Using profile nested (${API}/msg)\n`);
+    expect(scope.isDone()).toBe(true);
+  });
+
   it('store api with a method that changes data names production; a GET does not', async () => {
     api().delete('/v1/pets/1').reply(204);
     expect(await run(['api', '-X', 'DELETE', '/pets/1'], { env: env(), tty: true })).toEqual({

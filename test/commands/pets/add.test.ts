@@ -478,6 +478,21 @@ describe('store pets add --file', () => {
     });
   });
 
+  it('calls broken JSON that holds an inexact number not valid JSON, not too deep', async () => {
+    const result = await run(['pets', 'add', '--file', '-', '--dry-run'], {
+      env: env(),
+      stdin: '{"name":"a","categoryId":1}\n{"name":"b","categoryId":1e0,\n',
+    });
+    expect(result).toEqual({
+      code: 3,
+      stdout: '',
+      stderr:
+        'error: input 2: line 2 is not valid JSON\n' +
+        'Checked 2 inputs: 1 valid, 1 failed (input 2), nothing was sent\n',
+      prompts: [],
+    });
+  });
+
   it('shows at most 60 characters of a wrong value in an input’s message', async () => {
     const result = await run(['pets', 'add', '--file', '-', '--dry-run'], {
       env: env(),
