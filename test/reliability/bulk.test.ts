@@ -345,8 +345,9 @@ describe('pets add --file: what a terminal and a summary show', () => {
     );
   });
 
-  it('ends the line being typed at a Ctrl-C, so that what follows starts a line of its own', async () => {
-    // The table's header came right after the half-typed `{"name":"D","cat^C`.
+  /** One animal and half of the next typed at the terminal (stdin and stdout are one),
+   * then Ctrl-C; `stderrIsTTY`: whether stderr is that terminal too. */
+  async function typedThenCtrlC(stderrIsTTY: boolean) {
     const { server } = await slowServer(() => 1);
     const stdin = new PassThrough();
     const controller = new AbortController();
@@ -354,37 +355,29 @@ describe('pets add --file: what a terminal and a summary show', () => {
       env: { ...envFor(server.url), NO_COLOR: '1' },
       stdin,
       signal: controller.signal,
-      tty: { stdin: true, stdout: true, stderr: true },
+      tty: { stdin: true, stdout: true, stderr: stderrIsTTY },
     });
     stdin.write(`${lines(1)[0]}\n{"name":"D","cat`);
     while (server.seen.length < 1) await new Promise((resolve) => setTimeout(resolve, 10));
     await new Promise((resolve) => setTimeout(resolve, 50));
     controller.abort();
-    const result = await pending;
+    return { result: await pending, url: server.url };
+  }
+
+  it('ends the line being typed at a Ctrl-C, so that what follows starts a line of its own', async () => {
+    // The table's header came right after the half-typed `{"name":"D","cat^C`.
+    const { result, url } = await typedThenCtrlC(true);
     expect(result.code).toBe(130);
     expect(result.stderr.replace(/in \d+\.\d s \(\d+\/s\)/, 'in T s (N/s)')).toBe(
       'Reading animals from the terminal, one JSON object per line; Ctrl-D to finish\n' +
-        `Using profile production (${server.url}, from STORE_BASE_URL)\n` +
+        `Using profile production (${url}, from STORE_BASE_URL)\n` +
         '\n' +
         '1 created in T s (N/s); interrupted: inputs after 1 were not sent; resume with --skip 1\n',
     );
   });
 
   it('adds no blank line to a stderr that is not the terminal (2>err.txt) at that Ctrl-C', async () => {
-    const { server } = await slowServer(() => 1);
-    const stdin = new PassThrough();
-    const controller = new AbortController();
-    const pending = run(['pets', 'add', '--file', '-'], {
-      env: envFor(server.url),
-      stdin,
-      signal: controller.signal,
-      tty: { stdin: true, stdout: true },
-    });
-    stdin.write(`${lines(1)[0]}\n{"name":"D","cat`);
-    while (server.seen.length < 1) await new Promise((resolve) => setTimeout(resolve, 10));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    controller.abort();
-    const result = await pending;
+    const { result } = await typedThenCtrlC(false);
     expect(result.code).toBe(130);
     expect(result.stderr).toBe(
       'Reading animals from the terminal, one JSON object per line; Ctrl-D to finish\n' +
