@@ -29,7 +29,9 @@ export class HiddenInput {
       if (this.escape !== 'none' && this.escape !== 'esc' && ch < ' ') this.escape = 'none';
       switch (this.escape) {
         case 'esc':
-          if (ch === '[' || ch === 'O') {
+          // A CSI may come split over chunks; SS3 and strings are taken only with their ESC:
+          // after the Escape key, O (as P, X, ], ^, _) is a key like any other.
+          if (ch === '[' || (ch === 'O' && escInChunk)) {
             this.escape = ch === '[' ? 'csi-first' : 'ss3';
             continue;
           }
@@ -74,6 +76,9 @@ export class HiddenInput {
       else if (ch === '\u007f' || ch === '\b') this.value = [...this.value].slice(0, -1).join('');
       else if (ch >= ' ') this.value += ch;
     }
+    // A terminal sends an SS3 key or a string whole: one left open at the end of a chunk was
+    // Alt+O or Alt+] typed, and the keys after it are keys.
+    if (this.escape === 'ss3' || this.escape === 'string') this.escape = 'none';
     return 'more';
   }
 }

@@ -367,7 +367,8 @@ export class ApiClient {
     const depth = (base: URL) => {
       if (url.origin !== base.origin) return -1;
       const root = base.pathname.replace(/\/+$/, '');
-      return `${url.pathname}/`.startsWith(`${root}/`) ? root.length : 0;
+      // Under its path: 1 more than its length, so that a root of `/` still beats a host alone.
+      return `${url.pathname}/`.startsWith(`${root}/`) ? root.length + 1 : 0;
     };
     const api = depth(this.baseUrl);
     const messages = depth(this.messagesUrl);

@@ -257,7 +257,10 @@ export async function importPets(
       stream.destroy();
       // Animals typed at the terminal: the line being typed ends here (what follows, the rows
       // and the summary, would start on it).
-      if (opts.file === '-' && io.stdinIsTTY && io.stderrIsTTY) io.err('\n');
+      if (opts.file === '-' && io.stdinIsTTY) {
+        if (io.stderrIsTTY) io.err('\n');
+        else if (io.stdoutIsTTY) io.out('\n');
+      }
       if (window.inFlight > 0) {
         io.err(
           `waiting for ${window.inFlight} requests in flight (Ctrl-C again to quit at once)\n`,

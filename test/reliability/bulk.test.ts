@@ -312,6 +312,25 @@ describe('pets add --file: the progress line while the server makes it wait', ()
     ).toBe(true);
   });
 
+  it('counts the wait for the server from when a request is in flight, not from the last outcome', async () => {
+    // After 1.7 s of waiting for input, a request answered in 0.7 s was "waiting (2 s)". The
+    // first request is seen in flight too (0.6 s), so that its wait is forgotten once it ends.
+    const { server } = await slowServer(() => (server.seen.length === 2 ? 700 : 600));
+    const stdin = new PassThrough();
+    const pending = run(['pets', 'add', '--file', '-', '--concurrency', '1'], {
+      env: { ...envFor(server.url), NO_COLOR: '1' },
+      stdin,
+      tty: { stderr: true },
+    });
+    stdin.write(`${lines(1)[0]}\n`);
+    await new Promise((resolve) => setTimeout(resolve, 1700));
+    stdin.end(`${lines(2)[1]}\n`);
+    const result = await pending;
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('1 created, 0 failed');
+    expect(result.stderr).not.toContain('waiting');
+  });
+
   it('does not blame the server while it waits for its own input (--dry-run sends nothing)', async () => {
     const stdin = new PassThrough();
     const pending = run(['pets', 'add', '--file', '-', '--dry-run'], {
@@ -379,6 +398,8 @@ describe('pets add --file: what a terminal and a summary show', () => {
   it('adds no blank line to a stderr that is not the terminal (2>err.txt) at that Ctrl-C', async () => {
     const { result } = await typedThenCtrlC(false);
     expect(result.code).toBe(130);
+    // The screen's line ends on stdout then, before the table's rows.
+    expect(result.stdout.startsWith('\nID  ')).toBe(true);
     expect(result.stderr).toBe(
       'Reading animals from the terminal, one JSON object per line; Ctrl-D to finish\n' +
         '1 created; interrupted: inputs after 1 were not sent; resume with --skip 1\n',

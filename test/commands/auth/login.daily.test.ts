@@ -92,7 +92,12 @@ describe('the hidden prompt (auth login on a terminal)', () => {
     // ESC b and ESC f, sent together: Alt+b/f, and Option+←/→ on a Mac. They became "bf".
     ['Alt with a key', ['prod\u001bb\u001bf-key\r'], 'prod-key'],
     ['an OSC string ended by BEL', ['k\u001b]0;title\u0007ey\r'], 'key'],
-    ['an OSC string ended by ESC \\', ['k\u001b]0;t', 'itle\u001b\\ey\r'], 'key'],
+    ['an OSC string ended by ESC \\', ['k\u001b]0;title\u001b\\', 'ey\r'], 'key'],
+    // Alt+] and Alt+Shift+O: the sequence they open ends with their chunk (a terminal sends a
+    // string or an SS3 key whole), and the keys typed after them are kept.
+    ['Alt+] alone', ['key-abc', '\u001b]', 'def\r'], 'key-abcdef'],
+    ['Alt+Shift+O alone', ['key-abc', '\u001bO', 'def\r'], 'key-abcdef'],
+    ['the Escape key, then O', ['key-abc', '\u001b', 'Okay\r'], 'key-abcOkay'],
     [
       'DCS, SOS, PM and APC strings',
       ['k\u001bPq\u0007e\u001bXa\u0007\u001b^b\u0007\u001b_c\u0007y\r'],

@@ -69,6 +69,8 @@ describe('store messages send / store api: writes name their profile on a termin
         profiles: {
           split: { baseUrl: `${API}/v1`, messagesUrl: 'https://m.example/v1' },
           nested: { baseUrl: `${API}/`, messagesUrl: `${API}/msg` },
+          // Messages at the host's root, the API under /v1.
+          rooted: { baseUrl: `${API}/v1`, messagesUrl: `${API}/` },
         },
       }),
     );
@@ -85,6 +87,12 @@ describe('store messages send / store api: writes name their profile on a termin
       tty: true,
     });
     expect(nested.stderr).toBe(`Using profile nested (${API}/msg)\n`);
+    api().post('/messages').reply(201, sent);
+    const rooted = await run(['-p', 'rooted', 'messages', 'send', 'hi', '--json'], {
+      env: split,
+      tty: true,
+    });
+    expect(rooted.stderr).toBe(`Using profile rooted (${API}/)\n`);
     expect(scope.isDone()).toBe(true);
   });
 
