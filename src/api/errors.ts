@@ -144,7 +144,10 @@ export const MAX_MESSAGE_CHARS = 1000;
 
 export function shorten(text: string): string {
   if (text.length <= MAX_MESSAGE_CHARS) return text;
-  return `${text.slice(0, MAX_MESSAGE_CHARS)}… (${text.length - MAX_MESSAGE_CHARS} more characters)`;
+  // Never half of a surrogate pair (an emoji at the cut): a lone surrogate is no text.
+  const last = text.charCodeAt(MAX_MESSAGE_CHARS - 1);
+  const kept = last >= 0xd800 && last <= 0xdbff ? MAX_MESSAGE_CHARS - 1 : MAX_MESSAGE_CHARS;
+  return `${text.slice(0, kept)}… (${text.length - kept} more characters)`;
 }
 
 /** A header's (first) value: undici gives an array for a repeated header. */

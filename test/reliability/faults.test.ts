@@ -616,6 +616,19 @@ describe('a huge Error message', () => {
       prompts: [],
     });
   });
+
+  it('is cut before an emoji that the cut would split, never in its middle', async () => {
+    // Half of the emoji's surrogate pair was kept: U+FFFD on a terminal, \ud83d under --json.
+    const message = `${'x'.repeat(999)}${'🐶'.repeat(10)}`;
+    const server = await faultServer((_req, res) =>
+      reply(res, 400, JSON.stringify({ code: 'bad', message, status: 400 })),
+    );
+    const result = await run(['pets', 'list', '--json'], { env: envFor(server.url) });
+    expect(result.code).toBe(3);
+    expect(JSON.parse(result.stderr).error.message).toBe(
+      `${'x'.repeat(999)}… (20 more characters)`,
+    );
+  });
 });
 
 describe('retries on a terminal', () => {
