@@ -186,52 +186,47 @@ export async function importPets(
   if (sizeHeapAtRunTime) setV8Flags('--optimize-for-size');
   const failedFile = opts.failed === undefined ? undefined : new FailedFile(opts.failed);
   const limiter = new RateLimiter(opts.concurrency);
-  // The report's, once it exists (below).
-  let onRateLimit = () => {};
-  // Requests in flight are let finish after Ctrl-C: whether they created an animal is known.
-  // A 429 slows the whole import down instead of showing a line per retry.
-  const api = opts.dryRun
-    ? undefined
-    : await ctx.api({
-        interruptible: false,
-        // The progress line says what is going on; a spinner would fight it for the line.
-        spinner: false,
-        rateLimitRetries: RATE_LIMIT_RETRIES,
-        onRetry: (notice: RetryNotice) => {
-          if (notice.status !== 429) return;
-          limiter.tooMany();
-          onRateLimit();
-        },
-      });
-  // The progress line is redrawn on a timer: stopped however the import ends.
-  let stopProgress = () => {};
-  try {
-    const report = new BulkReport(io, {
-      json: options.json,
-      dryRun: opts.dryRun,
-      columns: PET_COLUMNS,
-      typedInput: opts.file === '-' && io.stdinIsTTY,
-      inFlight: () => window.inFlight,
-    });
-    stopProgress = () => report.stopProgress();
-    onRateLimit = () => report.rateLimit();
+  const report = new BulkReport(io, {
+    json: options.json,
+    dryRun: opts.dryRun,
+    columns: PET_COLUMNS,
+    typedInput: opts.file === '-' && io.stdinIsTTY,
+    inFlight: () => window.inFlight,
+  });
+  const inputsByNumber = new Map<number, Input>();
+  let firstFailure: CliError | undefined;
+  const window = new OrderedWindow<Outcome>({
+    span: opts.concurrency,
+    limit: () => opts.concurrency,
+    first: opts.skip + 1,
+    report: (n, outcome) => {
+      const input = inputsByNumber.get(n);
+      inputsByNumber.delete(n);
+      if (outcome.kind === 'failed' || outcome.kind === 'not_sent') {
+        firstFailure ??= outcome.error;
+        if (input) failedFile?.write(input);
+      }
+      report.report(n, outcome);
+    },
+  });
 
-    const inputsByNumber = new Map<number, Input>();
-    let firstFailure: CliError | undefined;
-    const window = new OrderedWindow<Outcome>({
-      span: opts.concurrency,
-      limit: () => opts.concurrency,
-      first: opts.skip + 1,
-      report: (n, outcome) => {
-        const input = inputsByNumber.get(n);
-        inputsByNumber.delete(n);
-        if (outcome.kind === 'failed' || outcome.kind === 'not_sent') {
-          firstFailure ??= outcome.error;
-          if (input) failedFile?.write(input);
-        }
-        report.report(n, outcome);
-      },
-    });
+  // The report redraws its progress line on a timer: stopped however the import ends.
+  try {
+    // Requests in flight are let finish after Ctrl-C: whether they created an animal is known.
+    // A 429 slows the whole import down instead of showing a line per retry.
+    const api = opts.dryRun
+      ? undefined
+      : await ctx.api({
+          interruptible: false,
+          // The progress line says what is going on; a spinner would fight it for the line.
+          spinner: false,
+          rateLimitRetries: RATE_LIMIT_RETRIES,
+          onRetry: (notice: RetryNotice) => {
+            if (notice.status !== 429) return;
+            limiter.tooMany();
+            report.rateLimit();
+          },
+        });
 
     let stopped: { n: number; error: CliError } | undefined;
     const send = async (n: number, pet: NewPet): Promise<Outcome> => {
@@ -375,6 +370,6 @@ export async function importPets(
     }
     if (firstFailure) throw new SilentExit(firstFailure.exitCode);
   } finally {
-    stopProgress();
+    report.stopProgress();
   }
 }
