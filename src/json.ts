@@ -91,6 +91,13 @@ function escapeControls(json: string): string {
  * (With the u flag a whole pair is one code point, and does not match.) */
 export const LONE_SURROGATE = /\p{Cs}/u;
 
+/** The start of `text`, at most `units` UTF-16 units, never ending on half of a surrogate
+ * pair (an emoji at the cut): shown text, and JSON under --json, hold no lone surrogate. */
+export function cutText(text: string, units: number): string {
+  const last = text.charCodeAt(units - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? units - 1 : units);
+}
+
 /** Whether a string anywhere in `value` holds a lone surrogate (`value` nested at most
  * MAX_JSON_DEPTH deep: nestedTooDeep first). */
 export function hasLoneSurrogate(value: unknown): boolean {

@@ -3,7 +3,7 @@
 // Error body, or from its status when the body is not one.
 
 import { ApiError, type CliError, FlagError, NetworkError, ResponseError } from '../errors.js';
-import { parseJson } from '../json.js';
+import { cutText, parseJson } from '../json.js';
 import { ErrorBody } from '../schemas.js';
 import { statusText } from './status-text.js';
 import type { ResponseHeaders } from './transport.js';
@@ -144,10 +144,8 @@ export const MAX_MESSAGE_CHARS = 1000;
 
 export function shorten(text: string): string {
   if (text.length <= MAX_MESSAGE_CHARS) return text;
-  // Never half of a surrogate pair (an emoji at the cut): a lone surrogate is no text.
-  const last = text.charCodeAt(MAX_MESSAGE_CHARS - 1);
-  const kept = last >= 0xd800 && last <= 0xdbff ? MAX_MESSAGE_CHARS - 1 : MAX_MESSAGE_CHARS;
-  return `${text.slice(0, kept)}… (${text.length - kept} more characters)`;
+  const kept = cutText(text, MAX_MESSAGE_CHARS);
+  return `${kept}… (${text.length - kept.length} more characters)`;
 }
 
 /** A header's (first) value: undici gives an array for a repeated header. */

@@ -2,7 +2,7 @@
 // said in plain words that name the field: `status must be one of available, pending, sold
 // (got "Sold")`, not a validator's message.
 import type { CliError } from '../errors.js';
-import { hasLoneSurrogate, nestedTooDeep, stringifyJson, TOO_DEEP } from '../json.js';
+import { cutText, hasLoneSurrogate, nestedTooDeep, stringifyJson, TOO_DEEP } from '../json.js';
 import { NewPet, PET_STATUSES } from '../schemas.js';
 import { rejected } from './read-inputs.js';
 
@@ -18,14 +18,10 @@ function kindOf(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-/** A value as JSON, cut to a few words (a field may hold a megabyte), by code points: never
- * half of a surrogate pair (the message is text, and JSON under --json). */
+/** A value as JSON, cut to a few words (a field may hold a megabyte). */
 function shown(value: unknown): string {
   const json = stringifyJson(value);
-  // A code point takes two UTF-16 units at most: this is enough of the start to count them.
-  const start = Array.from(json.slice(0, 2 * PREVIEW_LENGTH));
-  if (start.length <= PREVIEW_LENGTH && json.length <= 2 * PREVIEW_LENGTH) return json;
-  return `${start.slice(0, PREVIEW_LENGTH - 1).join('')}…`;
+  return json.length > PREVIEW_LENGTH ? `${cutText(json, PREVIEW_LENGTH - 1)}…` : json;
 }
 
 const PREVIEW_LENGTH = 60;

@@ -463,13 +463,14 @@ describe('store pets add --file', () => {
     });
   });
 
-  it('cuts the value shown by characters, never between the halves of an emoji', async () => {
+  it('cuts the value shown before an emoji the cut would split, never between its halves', async () => {
     const status = `x${'😀'.repeat(100)}`;
     const result = await run(['pets', 'add', '--file', '-', '--dry-run', '--json'], {
       env: env(),
       stdin: `{"name":"a","categoryId":1,"status":"${status}"}\n`,
     });
-    const message = `status must be one of available, pending, sold (got "x${'😀'.repeat(57)}…)`;
+    // `"x` and 28 emoji are 58 UTF-16 units; the 29th would end on half of its pair.
+    const message = `status must be one of available, pending, sold (got "x${'😀'.repeat(28)}…)`;
     expect(result).toEqual({
       code: 3,
       stdout: `{"input":1,"error":{"code":"invalid_input","message":${JSON.stringify(message)},"status":null}}\n`,
