@@ -41,6 +41,13 @@ export interface IOStreams {
   waiting(label: string): () => void;
   /** Erases the status line for good (the program is ending). */
   clearStatus(): void;
+  /**
+   * What to say should the process be ended at once (a second Ctrl-C), where the command's own
+   * report will not come: `note` is asked then (undefined: nothing to say). Returns its removal.
+   */
+  whenQuitAtOnce(note: () => string | undefined): () => void;
+  /** The process is being ended at once: the status line erased, the note said (quitting). */
+  quitAtOnce(): void;
   /** Reads stdin to its end as UTF-8 text, within `limit`. */
   readStdin(limit: TextLimit, signal?: AbortSignal): Promise<string>;
   /** Asks for a secret on the terminal without echoing it. */
@@ -204,6 +211,7 @@ export function createIO(parts: IOParts): IOStreams {
   const { stdout, stderr, stdoutIsTTY, stderrIsTTY } = parts;
   let outputError: NodeJS.ErrnoException | undefined;
   let errorError: NodeJS.ErrnoException | undefined;
+  let quitNote: (() => string | undefined) | undefined;
   const board = new StatusBoard(
     parts.statusLine ?? stderrIsTTY,
     (text) => writeErr(text),
@@ -267,6 +275,17 @@ export function createIO(parts: IOParts): IOStreams {
     status: (text) => board.show(text),
     waiting: (label) => board.waiting(label, parts.spinnerDelayMs),
     clearStatus: () => board.clear(),
+    whenQuitAtOnce: (note) => {
+      quitNote = note;
+      return () => {
+        if (quitNote === note) quitNote = undefined;
+      };
+    },
+    quitAtOnce: () => {
+      board.clear();
+      const note = quitNote?.();
+      if (note !== undefined) writeErr(note);
+    },
     readStdin: parts.readStdin,
     promptSecret: (question, signal) => holdingStatus(() => parts.promptSecret(question, signal)),
     prompt: (question, signal) => {

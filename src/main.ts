@@ -211,8 +211,9 @@ export async function cli(): Promise<void> {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       // A progress line or spinner is erased first (a terminal's stderr is written at once):
-      // the shell's prompt must not land on it.
-      io.clearStatus();
+      // the shell's prompt must not land on it. Then what is left undone is said, as the
+      // command's own report will not come (a bulk import's inputs in flight).
+      io.quitAtOnce();
       process.kill(process.pid, name);
     } else {
       controller.abort();

@@ -156,6 +156,21 @@ async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): 
   }
 }
 
+/**
+ * Where an import ended at once stands: the inputs from `first` (the first whose outcome is not
+ * written) to `last` (the last read) may have been created, and those after `last` were not
+ * sent unless every input had been read.
+ */
+export function quitAtOnceNote(first: number, last: number, readToEnd: boolean): string {
+  const said: string[] = [];
+  if (first <= last) {
+    const unknown = Array.from({ length: last - first + 1 }, (_, i) => first + i);
+    said.push(`${namedInputs(unknown)} may have been created, with no outcome written`);
+  }
+  if (!readToEnd) said.push(`inputs after ${last} were not sent; resume with --skip ${last}`);
+  return said.length === 0 ? 'quit at once' : `quit at once: ${said.join('; ')}`;
+}
+
 /** A failure that every later input would meet too: nothing more is sent after it. */
 function stopsTheImport(error: CliError): boolean {
   if (error.exitCode === ExitCode.auth) return true;
@@ -257,8 +272,9 @@ export async function importPets(
         else if (io.stdoutIsTTY) io.out('\n');
       }
       if (window.inFlight > 0) {
+        const requests = window.inFlight === 1 ? 'request' : 'requests';
         io.err(
-          `waiting for ${window.inFlight} requests in flight (Ctrl-C again to quit at once)\n`,
+          `waiting for ${window.inFlight} ${requests} in flight (Ctrl-C again to quit at once)\n`,
         );
       }
     };
@@ -270,6 +286,13 @@ export async function importPets(
     // Every input read (and so sent or settled): a Ctrl-C after that leaves nothing to resume.
     let readToEnd = false;
     let stoppedReading = false;
+    // A second Ctrl-C ends the process at once, without the report: what is known of the
+    // inputs read then, and where to resume, is said instead (a dry run sends nothing).
+    const forgetQuitNote = io.whenQuitAtOnce(() =>
+      opts.dryRun
+        ? undefined
+        : report.quitAtOnce(quitAtOnceNote(window.unreported, read, readToEnd)),
+    );
     try {
       for await (const input of untilAborted(readInputs(stream), signal)) {
         inputs = input.n;
@@ -306,6 +329,7 @@ export async function importPets(
         await window.drain();
       } finally {
         signal.removeEventListener('abort', onAbort);
+        forgetQuitNote();
         failedFile?.close();
       }
     }

@@ -163,9 +163,24 @@ export class BulkReport {
   /** Why the import stopped short (a Ctrl-C, a failed stdout), where the summary is not
    * written: a JSON error line under --json, as every stderr line is there. */
   stopLine(code: string, message: string, text = message): void {
-    if (this.options.json && !this.io.stderrIsTTY) {
-      this.io.err(`${stringifyJson({ error: { code, message, status: null } })}\n`);
-    } else this.io.err(`${text}\n`);
+    this.io.err(this.stopLineText(code, message, text));
+  }
+
+  private stopLineText(code: string, message: string, text: string): string {
+    return this.options.json && !this.io.stderrIsTTY
+      ? `${stringifyJson({ error: { code, message, status: null } })}\n`
+      : `${text}\n`;
+  }
+
+  /**
+   * The last words of an import ended at once (a second Ctrl-C), where `finish` will not come:
+   * the NDJSON lines still in their batch are written, and the line is the one `finish` writes
+   * for an interrupted import, from the counts of now.
+   */
+  quitAtOnce(extra: string): string {
+    this.stopProgress();
+    this.flush();
+    return this.stopLineText('interrupted', extra, `${this.summary()}; ${extra}`);
   }
 
   /** An error beside the line that stopped the import: `error: …`, as every error line (its

@@ -5,8 +5,11 @@ import { existsSync, linkSync, openSync, readFileSync, symlinkSync, writeFileSyn
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ranges } from '../../src/render/bulk-report.js';
-import { baseEnv, run, tempDir } from '../helpers/cli.js';
+import { quitAtOnceNote } from '../../src/bulk/import.js';
+import { PET_COLUMNS } from '../../src/commands/pets/columns.js';
+import { main } from '../../src/main.js';
+import { BulkReport, ranges } from '../../src/render/bulk-report.js';
+import { baseEnv, run, tempDir, testIO } from '../helpers/cli.js';
 import { faultServer, reply } from '../helpers/fault-server.js';
 import { BIN, collect, processEnv, storeOnFullDisk } from '../helpers/process.js';
 
@@ -151,6 +154,66 @@ describe('pets add --file in bulk', () => {
     });
   });
 
+  it('a second Ctrl-C (quit at once) says what may have been created and where to resume', async () => {
+    // Input 1 is answered at once, inputs 2 and 3 after a second: quit while they are in flight.
+    let answered = 0;
+    const { server } = await slowServer(() => (++answered === 1 ? 0 : 1000));
+    const env = envFor(server.url);
+    const { io, out, err } = testIO({ stdin: `${lines(10).join('\n')}\n` }, env);
+    const controller = new AbortController();
+    const argv = ['pets', 'add', '--file', '-', '--json', '--concurrency', '2'];
+    const ended = main(argv, { io, env, signal: controller.signal });
+    while (server.seen.length < 3) await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort();
+    while (!err.text.includes('Ctrl-C again'))
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    // What main() does on the second Ctrl-C, before the process ends by the signal.
+    io.quitAtOnce();
+    const quit =
+      'quit at once: inputs 2-3 may have been created, with no outcome written; inputs after 3 were not sent; resume with --skip 3';
+    expect({ stdout: out.text, stderr: err.text }).toEqual({
+      stdout: '{"id":1,"name":"p1","categoryId":1}\n',
+      stderr:
+        'waiting for 2 requests in flight (Ctrl-C again to quit at once)\n' +
+        `${JSON.stringify({ error: { code: 'interrupted', message: quit, status: null } })}\n`,
+    });
+    // (A process would have ended here: this one lets the requests finish.)
+    expect(await ended).toBe(130);
+  });
+
+  it('says where an import quit at once stands: what may have been created, where to resume', () => {
+    expect(quitAtOnceNote(2, 3, false)).toBe(
+      'quit at once: inputs 2-3 may have been created, with no outcome written; inputs after 3 were not sent; resume with --skip 3',
+    );
+    expect(quitAtOnceNote(7, 7, true)).toBe(
+      'quit at once: input 7 may have been created, with no outcome written',
+    );
+    expect(quitAtOnceNote(4, 3, false)).toBe(
+      'quit at once: inputs after 3 were not sent; resume with --skip 3',
+    );
+    expect(quitAtOnceNote(4, 3, true)).toBe('quit at once');
+  });
+
+  it.each([
+    [false, '{"error":{"code":"interrupted","message":"quit at once","status":null}}\n'],
+    [true, /^1 created in \d+\.\d s \(\d+\/s\); quit at once\n$/],
+  ])(
+    'quitting at once writes the NDJSON lines still in their batch (stderr a terminal: %s)',
+    (stderrIsTTY, line) => {
+      const { io, out, err } = testIO({ tty: { stderr: stderrIsTTY } }, baseEnv());
+      const report = new BulkReport(io, { json: true, dryRun: false, columns: PET_COLUMNS });
+      report.report(1, { kind: 'created', pet: { id: 1, name: 'p1', categoryId: 1 } });
+      expect(out.text).toBe(''); // in its batch, for 50 ms
+      const said = report.quitAtOnce('quit at once');
+      expect(out.text).toBe('{"id":1,"name":"p1","categoryId":1}\n');
+      if (typeof line === 'string') expect(said).toBe(line);
+      else expect(said).toMatch(line);
+      report.stopProgress();
+      // The line is the caller's to write: the report wrote only its progress line, if any.
+      expect(err.text).not.toContain('quit at once');
+    },
+  );
+
   it('on Ctrl-C still says what --failed misses (a line over 1 MiB)', async () => {
     const failed = join(tempDir(), 'failed.ndjson');
     const over = `{"name":"${'x'.repeat(1024 * 1024)}","categoryId":1}`;
@@ -167,7 +230,7 @@ describe('pets add --file in bulk', () => {
       stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n1\tp1\t1\t\n1\tp1\t1\t\n',
       stderr:
         'error: input 2: line 2 is longer than 1 MiB\n' +
-        'waiting for 1 requests in flight (Ctrl-C again to quit at once)\n' +
+        'waiting for 1 request in flight (Ctrl-C again to quit at once)\n' +
         '2 created, 1 failed (input 2); interrupted: inputs after 3 were not sent; resume with --skip 3\n' +
         `warning: --failed ${failed} does not hold input 2: a line over 1 MiB is not kept\n`,
       prompts: [],
@@ -190,7 +253,7 @@ describe('pets add --file in bulk', () => {
         stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n2\tp2\t1\t\n',
         stderr:
           'error: input 1: no bad1 (rejected, HTTP 400)\n' +
-          'waiting for 1 requests in flight (Ctrl-C again to quit at once)\n' +
+          'waiting for 1 request in flight (Ctrl-C again to quit at once)\n' +
           '1 created, 1 failed (input 1); interrupted: inputs after 2 were not sent; resume with --skip 2\n' +
           'error: cannot write --failed /dev/full: no space left on device (ENOSPC); it does not hold every input that was not created\n',
         prompts: [],

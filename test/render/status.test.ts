@@ -132,6 +132,32 @@ describe('io.status', () => {
     io.err('bye\n');
     expect(seen).toEqual([`err:${ERASE}working`, `err:${ERASE}`, 'err:bye\n']);
   });
+
+  it('quitAtOnce erases it and says the note of now; a removed note is not said', () => {
+    const { io, seen } = terminal();
+    let left = 3;
+    const forget = io.whenQuitAtOnce(() => `${left} left\n`);
+    io.status('working');
+    left = 2;
+    io.quitAtOnce();
+    expect(seen).toEqual([`err:${ERASE}working`, `err:${ERASE}`, 'err:2 left\n']);
+    forget();
+    io.quitAtOnce();
+    expect(seen).toHaveLength(3);
+  });
+
+  it('quitAtOnce says nothing for a note with nothing to say, and a stale removal keeps the newer note', () => {
+    const { io, seen } = terminal({ stderrIsTTY: false });
+    const forgetFirst = io.whenQuitAtOnce(() => 'first\n');
+    io.whenQuitAtOnce(() => undefined);
+    forgetFirst();
+    io.quitAtOnce();
+    expect(seen).toEqual([]);
+    io.whenQuitAtOnce(() => 'second\n');
+    forgetFirst();
+    io.quitAtOnce();
+    expect(seen).toEqual(['err:second\n']);
+  });
 });
 
 describe('the process’s IO (systemIO)', () => {
