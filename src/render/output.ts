@@ -17,6 +17,8 @@ export interface Column<T> {
   color?: ColorFn;
   /** Never cut to fit a terminal's width (identifiers). Other columns may be cut with `…`. */
   fixed?: boolean;
+  /** Cut in the middle rather than at the end (URLs: both ends tell them apart). */
+  cutMiddle?: boolean;
 }
 
 export interface OutputOptions {
@@ -79,6 +81,7 @@ export function rowWriter<T>(io: IOStreams, columns: readonly Column<T>[]): RowW
   const table: CellTable = {
     headers: columns.map((c) => sanitize(c.header)),
     fixed: columns.map((c) => c.fixed === true),
+    cutMiddle: columns.map((c) => c.cutMiddle === true),
     colors: columns.map((c) => c.color),
     natural: [],
     rows: [],
@@ -187,6 +190,7 @@ export async function renderAny(io: IOStreams, data: unknown, options: OutputOpt
     header: key,
     value: (row) => own(row, key),
     fixed: isIdKey(key),
+    cutMiddle: isUrlKey(key),
   }));
   if (!measure) {
     writeSparseTsv(io, data, keys);
@@ -195,6 +199,7 @@ export async function renderAny(io: IOStreams, data: unknown, options: OutputOpt
   const table: CellTable = {
     headers: keys.map((key) => sanitize(key)),
     fixed: columns.map((c) => c.fixed === true),
+    cutMiddle: columns.map((c) => c.cutMiddle === true),
     colors: columns.map(() => undefined),
     natural: keys.map((key) => natural.get(key) ?? 0),
     rows: data.map((row) => keys.map((key) => sanitize(cellText(own(row, key))))),
@@ -206,6 +211,9 @@ export async function renderAny(io: IOStreams, data: unknown, options: OutputOpt
 
 /** Identifiers, never cut on a terminal: `id`, and keys such as `petId` or `pet_id`. */
 const isIdKey = (key: string) => /^id$|Id$|_id$/.test(key);
+
+/** URLs, cut in the middle on a terminal: `url`, and keys such as `photoUrl` or `base_url`. */
+const isUrlKey = (key: string) => /^url$|Url$|_url$/i.test(key);
 
 /** Tab-separated rows of any keys: each row fills in only the keys it has (rows with keys of
  * their own make the output rows × keys cells, but no more work than that). */

@@ -11,7 +11,7 @@ import type { IOStreams } from '../io.js';
 import { chunkedOut } from './chunks.js';
 import { fitColumns, GAP } from './layout.js';
 import { dim } from './style.js';
-import { textWidth, truncate } from './width.js';
+import { textWidth, truncate, truncateMiddle } from './width.js';
 
 export type ColorFn = (text: string, chalk: ChalkInstance) => string;
 
@@ -19,6 +19,8 @@ export type ColorFn = (text: string, chalk: ChalkInstance) => string;
 export interface CellTable {
   headers: string[];
   fixed: boolean[];
+  /** Columns cut in the middle (URLs); the others are cut at the end. */
+  cutMiddle?: boolean[];
   colors: (ColorFn | undefined)[];
   /** Widest cell of each column, header included. */
   natural: number[];
@@ -43,13 +45,20 @@ export function drawTable(io: IOStreams, table: CellTable): void {
   const { shown, widths } = fitColumns(table.natural, table.fixed, io.columns);
   const chalk = chalkFor(io.colorOut);
   const last = shown - 1;
-  const line = (cells: readonly string[], style: (text: string, i: number) => string) => {
+  const line = (
+    cells: readonly string[],
+    style: (text: string, i: number) => string,
+    header = false,
+  ) => {
     let text = '';
     for (let i = 0; i < shown; i++) {
       const width = widths[i] as number;
       const raw = cells[i] ?? '';
       const rawWidth = textWidth(raw);
-      const cut = truncate(raw, width, rawWidth);
+      const cut =
+        !header && table.cutMiddle?.[i]
+          ? truncateMiddle(raw, width, rawWidth)
+          : truncate(raw, width, rawWidth);
       const cutWidth = cut === raw ? rawWidth : textWidth(cut);
       const shownText = RTL.test(cut) ? `${LRM}${cut}${LRM}` : cut;
       const styled = style(raw, i);
@@ -64,7 +73,7 @@ export function drawTable(io: IOStreams, table: CellTable): void {
     return io.colorOut && color && text !== '' ? color(text, chalk) : text;
   };
   const out = chunkedOut(io);
-  out.add(line(table.headers, (text) => chalk.bold(text)));
+  out.add(line(table.headers, (text) => chalk.bold(text), true));
   for (const row of table.rows) out.add(line(row, colorOf));
   out.end();
 

@@ -125,6 +125,37 @@ export function truncate(text: string, width: number, known = textWidth(text)): 
 }
 
 /**
+ * Text cut to at most `width` cells by taking out its middle, `…` in its place: for text whose
+ * two ends tell rows apart, such as a URL (its host, and its port and path). Never splits a
+ * grapheme; the end gets what the start cannot use.
+ */
+export function truncateMiddle(text: string, width: number, known = textWidth(text)): string {
+  if (known <= width) return text;
+  if (width <= 1) return truncate(text, width, known);
+  const room = width - 1; // for the ellipsis
+  const parts = PRINTABLE_ASCII.test(text) ? [...text] : [...graphemes(text)];
+  let head = '';
+  let used = 0;
+  let next = 0;
+  for (; next < parts.length; next += 1) {
+    const w = graphemeWidth(parts[next] as string);
+    if (used + w > room - Math.floor(room / 2)) break;
+    used += w;
+    head += parts[next];
+  }
+  let from = parts.length;
+  while (from > next) {
+    const w = graphemeWidth(parts[from - 1] as string);
+    if (used + w > room) break;
+    used += w;
+    from -= 1;
+  }
+  // A mark (0 cells) whose letter was left out goes too: the units are code points there.
+  while (from < parts.length && graphemeWidth(parts[from] as string) === 0) from += 1;
+  return `${head}${ELLIPSIS}${parts.slice(from).join('')}`;
+}
+
+/**
  * Text wrapped to lines of at most `width` cells at spaces; a word longer than a line is
  * broken. Each line of the input is wrapped on its own, and its continuation lines keep its
  * indentation (help text lists stay aligned). Trailing spaces are dropped.

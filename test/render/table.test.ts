@@ -250,6 +250,24 @@ describe('orders list: any JSON as a table', () => {
     );
   });
 
+  it('cuts URLs in the middle (url, photoUrl, base_url) and other text at the end; headers at the end', async () => {
+    const { io, out } = testIO({ tty: { stdout: true }, columns: 60 }, NO_COLOR);
+    const url = 'https://photos.example/animals/rex-2026.jpg';
+    const row = { url, photoUrl: url, base_url: url, note: url };
+    await renderAny(io, [row], { json: false });
+    expect(out.text).toBe(
+      [
+        'url             photoUrl        base_url       note',
+        'https:/…26.jpg  https:/…26.jpg  https:…26.jpg  https://phot…',
+        '',
+      ].join('\n'),
+    );
+    // A header is a word: cut at its end.
+    const narrow = testIO({ tty: { stdout: true }, columns: 24 }, NO_COLOR);
+    await renderAny(narrow.io, [{ id: 1, thumbnail_url: url, photo_url: url }], { json: false });
+    expect(narrow.out.text).toBe('id  thumbnai…  photo_url\n1   http….jpg  http….jpg\n');
+  });
+
   it('says "1 more column" for one', async () => {
     const { io, err } = testIO({ tty: { stdout: true }, columns: 12 }, NO_COLOR);
     await renderAny(io, [{ id: 1, first: 'a'.repeat(8), second: 'b'.repeat(8) }], { json: false });

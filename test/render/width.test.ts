@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { textWidth, truncate, wrapText } from '../../src/render/width.js';
+import { textWidth, truncate, truncateMiddle, wrapText } from '../../src/render/width.js';
 
 describe('textWidth', () => {
   it.each([
@@ -41,6 +41,51 @@ describe('textWidth', () => {
     ['a thermometer with VS16', '\u{1f321}\ufe0f', 2],
   ])('%s', (_what, text, width) => {
     expect(textWidth(text)).toBe(width);
+  });
+});
+
+describe('truncateMiddle', () => {
+  it('leaves text that fits, and keeps both ends of what does not', () => {
+    expect(truncateMiddle('http://127.0.0.1:4010/v1', 24)).toBe('http://127.0.0.1:4010/v1');
+    expect(truncateMiddle('http://127.0.0.1:4010/v1', 13)).toBe('http:/…010/v1');
+    // The start gets the odd cell.
+    expect(truncateMiddle('abcdefghij', 6)).toBe('abc…ij');
+  });
+
+  it('never splits a wide character, and gives the end what the start could not use', () => {
+    // One cell is left empty where a wide character would not fit.
+    expect(truncateMiddle('小狗小狗ab', 6)).toBe('小…ab');
+    // The start may take 3 of the 5 cells but can use 2: the end gets 3.
+    expect(truncateMiddle('小狗abcdef', 6)).toBe('小…def');
+    expect(truncateMiddle('ab小狗小狗', 6)).toBe('ab…狗');
+  });
+
+  it('keeps combining marks with their letter, and emoji sequences whole', () => {
+    expect(truncateMiddle('e\u0301e\u0301e\u0301e\u0301', 3)).toBe('e\u0301…e\u0301');
+    expect(truncateMiddle('ae\u0301e\u0301e\u0301b', 4)).toBe('ae\u0301…b');
+    expect(truncateMiddle('🐕\u200d🦺xy🐕\u200d🦺', 5)).toBe('🐕\u200d🦺…🐕\u200d🦺');
+  });
+
+  it('gives an ellipsis alone at width 1 and nothing at 0', () => {
+    expect(truncateMiddle('Rex', 1)).toBe('…');
+    expect(truncateMiddle('Rex', 0)).toBe('');
+  });
+
+  it('never exceeds the width, and keeps the start and the end (property)', () => {
+    // (Text without an ellipsis of its own: the cut's ellipsis tells its two ends apart.)
+    const texts = fc.string({ unit: 'grapheme' }).filter((text) => !text.includes('…'));
+    fc.assert(
+      fc.property(texts, fc.nat(30), (text, width) => {
+        const cut = truncateMiddle(text, width);
+        expect(textWidth(cut)).toBeLessThanOrEqual(Math.max(width, 0));
+        if (textWidth(text) <= width) expect(cut).toBe(text);
+        else if (width > 1) {
+          const [head = '', tail = ''] = cut.split('…');
+          expect(text.startsWith(head)).toBe(true);
+          expect(text.endsWith(tail)).toBe(true);
+        }
+      }),
+    );
   });
 });
 

@@ -27,11 +27,18 @@ function keyLabel(row: ProfileRow): string {
   return BUILTIN_PROFILES[row.name]?.apiKey ? 'built-in' : 'none';
 }
 
+const MESSAGES_URL: Column<ProfileRow> = {
+  header: 'MESSAGES URL',
+  value: (p) => p.messagesUrl,
+  cutMiddle: true,
+};
+
 const COLUMNS: Column<ProfileRow>[] = [
   { header: 'CURRENT', value: (p) => (p.current ? '*' : '') },
   { header: 'NAME', value: (p) => p.name },
-  { header: 'BASE URL', value: (p) => p.baseUrl },
-  { header: 'MESSAGES URL', value: (p) => p.messagesUrl },
+  // Cut in the middle: profiles on one host often differ only by port or path.
+  { header: 'BASE URL', value: (p) => p.baseUrl, cutMiddle: true },
+  MESSAGES_URL,
   { header: 'KEY', value: keyLabel },
 ];
 
@@ -63,5 +70,10 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
       hasKey: storedProfile(data, name)?.apiKey !== undefined,
     };
   });
-  await renderRows(ctx.io, rows, COLUMNS, ctx.options);
+  // On a terminal, a column that says nothing more than BASE URL leaves its room to the URLs
+  // (tab-separated rows and JSON keep every column, for scripts).
+  const sameUrls = rows.every((row) => row.messagesUrl === row.baseUrl);
+  const columns =
+    ctx.io.stdoutIsTTY && sameUrls ? COLUMNS.filter((c) => c !== MESSAGES_URL) : COLUMNS;
+  await renderRows(ctx.io, rows, columns, ctx.options);
 }

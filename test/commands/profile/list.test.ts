@@ -89,6 +89,45 @@ describe('store profile list', () => {
     });
   });
 
+  it('on a terminal, cuts URLs in the middle, and leaves out MESSAGES URL when it is every base URL', async () => {
+    // Cut at the end, the two staging-eu URLs looked alike, and so did production's and
+    // staging's at 60 columns (`https://api.…`), beside a column that repeated them.
+    const { env, file } = setup({ NO_COLOR: '1' });
+    writeConfig(file, {
+      profiles: {
+        'staging-eu': { baseUrl: 'https://api.staging-eu.animal-store.example.com:8443/v1' },
+        'staging-eu2': { baseUrl: 'https://api.staging-eu.animal-store.example.com:9443/v1' },
+      },
+    });
+    const result = await run(['profile', 'list'], { env, tty: true, columns: 60 });
+    expect(result).toEqual({
+      code: 0,
+      stdout:
+        'CURRENT  NAME         BASE URL                      KEY\n' +
+        '*        production   https://api.an…re.example/v1  none\n' +
+        '         staging      https://stagin…re.example/v1  none\n' +
+        '         sandbox      http://127.0.0.1:4010/v1      built-in\n' +
+        '         staging-eu   https://api.st…e.com:8443/v1  none\n' +
+        '         staging-eu2  https://api.st…e.com:9443/v1  none\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it('on a terminal, shows MESSAGES URL when a profile’s differs from its base URL', async () => {
+    const { env, file } = setup({ NO_COLOR: '1' });
+    writeConfig(file, {
+      profiles: { eu: { baseUrl: 'https://eu.example/v1', messagesUrl: 'https://msg.example/v1' } },
+    });
+    const result = await run(['profile', 'list'], { env, tty: true, columns: 120 });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n');
+    expect(lines[0]).toMatch(/^CURRENT {2}NAME {8}BASE URL {37}MESSAGES URL {33}KEY$/);
+    expect(lines[4]).toMatch(
+      /^ {9}eu {10}https:\/\/eu\.example\/v1 {24}https:\/\/msg\.example\/v1 {23}none$/,
+    );
+  });
+
   it('says whether a key is stored, never the key itself', async () => {
     const { env, file } = setup();
     writeConfig(file, {
