@@ -212,8 +212,9 @@ export async function renderAny(io: IOStreams, data: unknown, options: OutputOpt
 /** Identifiers, never cut on a terminal: `id`, and keys such as `petId` or `pet_id`. */
 const isIdKey = (key: string) => /^id$|Id$|_id$/.test(key);
 
-/** URLs, cut in the middle on a terminal: `url`, and keys such as `photoUrl` or `base_url`. */
-const isUrlKey = (key: string) => /^url$|Url$|_url$/i.test(key);
+/** URLs, cut in the middle on a terminal: `url`, and keys such as `photoUrl`, `baseURL` or
+ * `base_url` (not `curl`). */
+const isUrlKey = (key: string) => /^url$|Url$|URL$|_url$/.test(key);
 
 /** Tab-separated rows of any keys: each row fills in only the keys it has (rows with keys of
  * their own make the output rows × keys cells, but no more work than that). */

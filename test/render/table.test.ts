@@ -266,6 +266,10 @@ describe('orders list: any JSON as a table', () => {
     const narrow = testIO({ tty: { stdout: true }, columns: 24 }, NO_COLOR);
     await renderAny(narrow.io, [{ id: 1, thumbnail_url: url, photo_url: url }], { json: false });
     expect(narrow.out.text).toBe('id  thumbnai…  photo_url\n1   http….jpg  http….jpg\n');
+    // `baseURL` too; `curl` is no URL key.
+    const more = testIO({ tty: { stdout: true }, columns: 24 }, NO_COLOR);
+    await renderAny(more.io, [{ id: 1, baseURL: url, curl: url }], { json: false });
+    expect(more.out.text).toBe('id  baseURL    curl\n1   http….jpg  https://…\n');
   });
 
   it('says "1 more column" for one', async () => {
