@@ -204,10 +204,15 @@ export class ApiClient {
 
   /** The error a non-2xx answer stands for, saying how many attempts were made. */
   errorFor(response: ApiResponse): CliError {
-    const error = errorFromResponse(response.status, response.headers, response.body, (line) =>
-      this.trace(line),
+    // A server that echoes the key in its message must not make us print it (nor part of it,
+    // where a long message is cut): masked before the cut, and in the whole line after.
+    const error = errorFromResponse(
+      response.status,
+      response.headers,
+      response.body,
+      (line) => this.trace(line),
+      (text) => this.redact(text),
     );
-    // A server that echoes the key in its message must not make us print it.
     error.message = this.redact(error.message);
     if (response.cut) error.message = `${error.message}; the answer was cut off before its end`;
     const { authHint } = this.options;
@@ -327,7 +332,8 @@ export class ApiClient {
         `> ${name}: ${name === 'authorization' ? `Bearer ${maskKey(this.options.apiKey)}` : value}`,
       );
     }
-    if (body !== undefined) trace(`> ${excerpt(Buffer.from(body))}`);
+    // The key masked before the body is cut: a cut could leave part of it.
+    if (body !== undefined) trace(`> ${excerpt(this.redactBytes(Buffer.from(body)))}`);
   }
 
   private traceResponse(exchange: Exchange, started: number): void {
@@ -339,7 +345,7 @@ export class ApiClient {
     for (const [name, value] of Object.entries(headers)) {
       for (const one of Array.isArray(value) ? value : [value]) trace(`< ${name}: ${one}`);
     }
-    if (body.length > 0) trace(`< ${excerpt(body)}`);
+    if (body.length > 0) trace(`< ${excerpt(this.redactBytes(body))}`);
   }
 
   private warnIfDeprecated(

@@ -159,6 +159,8 @@ export function errorFromResponse(
   headers: ResponseHeaders,
   body: Buffer,
   trace?: (line: string) => void,
+  /** Masks the key in the server's text: before it is cut, which could leave part of it. */
+  redact: (text: string) => string = (text) => text,
 ): CliError {
   if (status >= 300 && status < 400) {
     const location = headerValue(headers.location);
@@ -176,7 +178,8 @@ export function errorFromResponse(
   }
   const error = ErrorBody.safeParse(parsed);
   if (error.success) {
-    return new ApiError(shorten(error.data.message), shorten(error.data.code), status);
+    const { message, code } = error.data;
+    return new ApiError(shorten(redact(message)), shorten(redact(code)), status);
   }
   trace?.(`! error response is not an Error body`);
   const phrase = (statusText(status) ?? 'unexpected status').toLowerCase();

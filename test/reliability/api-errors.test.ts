@@ -38,6 +38,31 @@ describe('every command that calls the API', () => {
     },
   );
 
+  it('masks it before a long message, code or --debug body is cut: no part of it is shown', async () => {
+    // Cut first, the 1,000-character message ended in 3 of the key's 17 characters, and the
+    // code was cut after 10 of them.
+    const message = `${'y'.repeat(984)}rejected key ${KEY}`;
+    const code = `${'c'.repeat(990)}${KEY}`;
+    const scope = api().get('/v1/pets').reply(401, { code, message, status: 401 });
+    const result = await run(['pets', 'list', '--json'], { env: env() });
+    expect(scope.isDone()).toBe(true);
+    expect(result.code).toBe(4);
+    const { error } = JSON.parse(result.stderr);
+    expect(error.message).toBe(
+      `${'y'.repeat(984)}rejected key ***… (5 more characters); the key came from STORE_API_KEY`,
+    );
+    expect(error.code).toBe(`${'c'.repeat(990)}****wxyz`);
+    // A trace shows the first 4 KiB of a body: the key masked before the cut too.
+    const body = `${'a'.repeat(4090)}${KEY}`;
+    const traced = api().get('/v1/pets').reply(200, body);
+    const debug = await run(['pets', 'list', '--debug'], { env: env() });
+    expect(traced.isDone()).toBe(true);
+    expect(debug.stderr).toContain(`< ${'a'.repeat(4090)}****wx… (2 more bytes)\n`);
+    for (const output of [result.stderr, debug.stderr]) {
+      expect(output).not.toContain(KEY.slice(0, 6));
+    }
+  });
+
   it('pets add --file masks it in the line of each input, and in the stop line', async () => {
     const body = { code: 'unauthorized', message: `key ${KEY} revoked`, status: 401 };
     const scope = api().post('/v1/pets').reply(401, body);
