@@ -25,6 +25,9 @@ const TIMEOUT_CODES = new Set([
 /** No connection could be made at all: later requests to the same host would fail too. */
 const UNREACHABLE_CODES = new Set([
   'ECONNREFUSED',
+  // The proxy closed the connection before its tunnel was up (undici's ProxyConnectionError):
+  // a web server or a TLS port given as the proxy does that to every request.
+  'UND_ERR_PRX_CONN',
   'ENOTFOUND',
   'EAI_AGAIN',
   'EHOSTUNREACH',
@@ -44,6 +47,7 @@ const NETWORK_REASONS: Record<string, string> = {
   EPIPE: 'connection closed while sending',
   UND_ERR_SOCKET: 'connection closed unexpectedly',
   UND_ERR_CLOSED: 'connection closed unexpectedly',
+  UND_ERR_PRX_CONN: 'it closed the connection instead of connecting through (is it a proxy?)',
 };
 
 /** `started`: undici had begun writing the request (transport.ts): only then may a failure
@@ -93,10 +97,11 @@ export function networkError(
   const proxyStatus = /^Proxy response \((\d+)\)/.exec(message)?.[1];
   if (proxyStatus) {
     const phrase = statusText(Number(proxyStatus)) ?? 'an error';
+    // Every later request would be refused too (its credentials, its rules): a bulk add stops.
     return new NetworkError(
       `the proxy refused to connect to ${url.host}: HTTP ${proxyStatus} ${phrase}`,
       'proxy_error',
-      { cause: error },
+      { cause: error, unreachable: true },
     );
   }
   let reason = code ? NETWORK_REASONS[code] : undefined;
@@ -105,13 +110,22 @@ export function networkError(
   reason ??= code ?? message;
   // A proxy that is down or unknown is named: "cannot reach api.example" sends one looking at
   // the service.
-  const what = proxy === undefined ? url.host : failedPeer(url, proxy, error);
+  const what =
+    proxy === undefined
+      ? url.host
+      : code === 'UND_ERR_PRX_CONN'
+        ? proxyNamed(url, proxy)
+        : failedPeer(url, proxy, error);
   return new NetworkError(`cannot reach ${what}: ${reason}`, 'network_error', {
     cause: error,
     unreachable: UNREACHABLE_CODES.has(code ?? ''),
     maybeDelivered: started && BROKEN_CODES.has(code ?? ''),
   });
 }
+
+/** "the proxy host:port (for api.example)". */
+const proxyNamed = (url: URL, proxy: URL) =>
+  `the proxy ${proxy.hostname}:${portOf(proxy)} (for ${url.host})`;
 
 const IP_LITERAL = /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:.]+\])$/i;
 
@@ -125,16 +139,17 @@ const portOf = (url: URL) => Number(url.port || (url.protocol === 'https:' ? 443
  */
 export function failedPeer(url: URL, proxy: URL, error: unknown): string {
   const shown = `${proxy.hostname}:${portOf(proxy)}`;
+  const named = proxyNamed(url, proxy);
   const failed = (error ?? {}) as Record<string, unknown>;
   if (typeof failed.hostname === 'string') {
-    return failed.hostname === proxy.hostname ? `the proxy ${shown} (for ${url.host})` : url.host;
+    return failed.hostname === proxy.hostname ? named : url.host;
   }
   if (failed.port !== portOf(proxy) || typeof failed.address !== 'string') return url.host;
   const address = failed.address.includes(':') ? `[${failed.address}]` : failed.address;
   const isProxy = IP_LITERAL.test(proxy.hostname)
     ? address === proxy.hostname
     : portOf(url) !== portOf(proxy) || (IP_LITERAL.test(url.hostname) && address !== url.hostname);
-  if (isProxy) return `the proxy ${shown} (for ${url.host})`;
+  if (isProxy) return named;
   if (IP_LITERAL.test(proxy.hostname) || IP_LITERAL.test(url.hostname)) return url.host;
   return `${url.host} or the proxy ${shown}`;
 }

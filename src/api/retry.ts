@@ -38,12 +38,13 @@ export const realTiming = (retries = DEFAULT_RETRIES): RetryTiming => ({
   random: Math.random,
 });
 
-/** A connection failure worth another attempt: refused (any method, nothing was sent);
- * reset or closed mid-exchange (idempotent methods only). Never a timeout. */
+/** A connection failure worth another attempt: refused, or a proxy that closed the connection
+ * before its tunnel was up (any method, nothing was sent); reset or closed mid-exchange
+ * (idempotent methods only). Never a timeout. */
 export function retriesFailure(method: string, error: unknown): boolean {
   if (!(error instanceof NetworkError) || error.code !== 'network_error') return false;
   const code = errorCode(error.cause);
-  if (code === 'ECONNREFUSED') return true;
+  if (code === 'ECONNREFUSED' || code === 'UND_ERR_PRX_CONN') return true;
   return isIdempotent(method) && BROKEN_CODES.has(code ?? '');
 }
 

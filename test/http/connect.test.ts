@@ -91,6 +91,58 @@ describe('a request through a proxy', () => {
     });
   });
 
+  it.each(COMMANDS)(
+    '%s names a proxy that closes the connection instead of connecting, and tries again: exit 6',
+    async (_name, argv) => {
+      // A web server or a TLS port given as the proxy: it was "cannot reach
+      // api.animal-store.example: UND_ERR_PRX_CONN", after one attempt. Nothing went past the
+      // proxy, so a POST is tried again too.
+      const proxy = await tcpServer('');
+      const port = new URL(proxy.url).port;
+      const result = await run(argv, {
+        env: baseEnv({ STORE_API_KEY: KEY, HTTPS_PROXY: proxy.url }),
+      });
+      expect(proxy.connections).toEqual(
+        Array(3).fill('CONNECT api.animal-store.example:443 HTTP/1.1'),
+      );
+      expect(result).toEqual({
+        code: 6,
+        stdout: '',
+        stderr: `error: cannot reach the proxy 127.0.0.1:${port} (for api.animal-store.example): it closed the connection instead of connecting through (is it a proxy?) (after 3 attempts)\n`,
+        prompts: [],
+      });
+    },
+  );
+
+  it.each([
+    ['answers 407', 'HTTP/1.1 407 Proxy Authentication Required\r\ncontent-length: 0\r\n\r\n', 1],
+    ['answers 403', 'HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n', 1],
+    ['closes the connection', '', 3],
+  ])(
+    'stops a bulk add when the proxy %s, as every later input would meet it: exit 6',
+    async (_what, answer, connections) => {
+      // Each input was sent on, and refused: one failed login at the proxy per animal.
+      const proxy = await tcpServer(answer);
+      const result = await run(['pets', 'add', '--file', '-', '--json', '--concurrency', '1'], {
+        env: baseEnv({ STORE_API_KEY: KEY, HTTPS_PROXY: proxy.url }),
+        stdin: '{"name":"A","categoryId":1}\n'.repeat(5),
+      });
+      expect(proxy.connections).toHaveLength(connections);
+      expect(result.code).toBe(6);
+      const lines = result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      expect(lines.map((line) => [line.input, line.error.code])).toEqual([
+        [1, answer === '' ? 'network_error' : 'proxy_error'],
+        [2, 'not_sent'],
+        [3, 'not_sent'],
+        [4, 'not_sent'],
+        [5, 'not_sent'],
+      ]);
+    },
+  );
+
   it('says nothing of what a POST may have made when nothing reached the server', async () => {
     // A proxy that refuses CONNECT, and a TLS handshake with a server that speaks plain HTTP:
     // the POST never left, so "the animal may have been created" would be false.
