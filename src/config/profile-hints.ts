@@ -1,6 +1,8 @@
 // What to type about the profile in use, for hints in error messages: commands that can be
 // pasted into a shell as they are. Kept apart from profiles.ts, which shell completion loads.
+import { withoutUserinfo } from '../api/urls.js';
 import { PROFILE_NAME, type ResolvedProfile } from './profiles.js';
+import { quote } from './quote.js';
 
 /** `-p NAME` as typed in a shell: a name outside PROFILE_NAME (a hand-written config's) is
  * single-quoted. */
@@ -32,4 +34,19 @@ export function rejectedKeyHint(
 ): string {
   if (profile.keySource === 'env') return 'the key came from STORE_API_KEY';
   return `to store a new key for profile ${profile.name}, run \`${commandFor(profile, 'auth login')}\``;
+}
+
+/** The URL variables that win over any profile's URLs, in the order they are told. */
+const URL_VARIABLES = ['STORE_BASE_URL', 'STORE_MESSAGES_URL'] as const;
+
+/**
+ * Notes for `profile use` and `profile list`: a URL variable set in this shell sends every
+ * command elsewhere than the profile they name or list. (Its user and password, if any, are not
+ * repeated.)
+ */
+export function urlOverrideNotes(env: Record<string, string | undefined>): string[] {
+  return URL_VARIABLES.filter((name) => env[name]).map(
+    (name) =>
+      `note: ${name}=${quote(withoutUserinfo(env[name] as string))} wins over the profile's URL in this shell; \`unset ${name}\` to use it`,
+  );
 }

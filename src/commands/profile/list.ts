@@ -1,3 +1,4 @@
+import { urlOverrideNotes } from '../../config/profile-hints.js';
 import {
   BUILTIN_PROFILES,
   listedSettings,
@@ -76,4 +77,7 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
   const columns =
     ctx.io.stdoutIsTTY && sameUrls ? COLUMNS.filter((c) => c !== MESSAGES_URL) : COLUMNS;
   await renderRows(ctx.io, rows, columns, ctx.options);
+  // The list shows the profiles' own URLs (as `-p` reaches them): a variable that sends every
+  // command elsewhere is said.
+  for (const note of urlOverrideNotes(ctx.env)) ctx.warn(note);
 }

@@ -1,3 +1,4 @@
+import { urlOverrideNotes } from '../../config/profile-hints.js';
 import { profileExists, profileNames, unknownProfileError } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
 import { confirm } from '../confirm.js';
@@ -42,4 +43,5 @@ export async function run(opts: UseOptions, ctx: Context): Promise<void> {
       `note: -p ${flag} applies only to the command it is given with; commands without it use ${opts.name}`,
     );
   }
+  for (const note of urlOverrideNotes(ctx.env)) ctx.warn(note);
 }

@@ -128,6 +128,16 @@ describe('store profile list', () => {
     );
   });
 
+  it('says on stderr that STORE_BASE_URL wins over the URLs it lists', async () => {
+    const { env } = setup({ STORE_BASE_URL: 'http://127.0.0.1:40053/v1' });
+    const result = await run(['profile', 'list', '--json'], { env });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(BUILTIN_ROWS);
+    expect(result.stderr).toBe(
+      'note: STORE_BASE_URL="http://127.0.0.1:40053/v1" wins over the profile\'s URL in this shell; `unset STORE_BASE_URL` to use it\n',
+    );
+  });
+
   it('says whether a key is stored, never the key itself', async () => {
     const { env, file } = setup();
     writeConfig(file, {
