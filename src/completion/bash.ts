@@ -62,11 +62,23 @@ __${id}_reply() {
       ;;
     profiles)
       # A name written by hand may hold a space, a quote or a $: it is offered as the shell
-      # must read it (printf %q), and matched whether what was typed is quoted or not.
+      # must read it, and matched whether what was typed is quoted or not. After an opening
+      # quote, readline puts the reply inside the quotes and closes them: the name goes as
+      # those quotes need it (a ' as '\\'' in single quotes; \\ " $ \` escaped in double
+      # quotes), not as printf %q writes it for a bare word.
       local typed=$1 quoted
       case $typed in \\'* | \\"*) typed=\${typed:1} ;; esac
       while IFS= read -r word; do
-        printf -v quoted '%q' "$word"
+        case $1 in
+          \\'*) quoted=\${word//\\'/\\'\\\\\\'\\'} ;;
+          \\"*)
+            quoted=\${word//\\\\/\\\\\\\\}
+            quoted=\${quoted//\\"/\\\\\\"}
+            quoted=\${quoted//\\$/\\\\\\$}
+            quoted=\${quoted//\\\`/\\\\\\\`}
+            ;;
+          *) printf -v quoted '%q' "$word" ;;
+        esac
         [[ $word == "$typed"* || $quoted == "$1"* ]] && COMPREPLY+=("$quoted")
       done < <(${name} __complete profiles 2>/dev/null)
       ;;

@@ -204,7 +204,13 @@ describe.skipIf(MISSING.includes('bash'))('bash completion of odd profile names'
     ['store -p m', ['my\\ prof']],
     ['store -p o', ["o\\'q"]],
     ['store -p $', ['\\$HOME']],
-    ["store -p 'm", ['my\\ prof']],
+    // After an opening quote readline puts the reply inside the quotes and closes them: it was
+    // `'my\ prof'`, a name with a backslash in it.
+    ["store -p 'm", ['my prof']],
+    ["store -p 'o", ["o'\\''q"]],
+    ['store -p "m', ['my prof']],
+    ['store -p "o', ["o'q"]],
+    ['store -p "$', ['\\$HOME']],
   ])('offers %j quoted as bash must read it', async (line, expected) => {
     expect(await complete('bash', line, odd)).toEqual({ code: 0, words: expected });
   });
