@@ -33,6 +33,28 @@ const requireBuiltin = require;
 /** The bundle's first line: `// @animal-store/cli <version> build <id>` (scripts/build.js). */
 const HEADER = /^\/\/ \S+ (\S+) build ([0-9a-f]{16})\n/;
 
+/**
+ * A folder and its missing parents, 0700. Not mkdirSync's `recursive`: where a parent exists
+ * and the folder still cannot be made (ENOENT under /proc: XDG_CACHE_HOME=/proc/x), Node's
+ * loops forever at full CPU. (The program has the same in src/config/safe-fs.ts, makeFolders;
+ * this file runs before it and loads none of it.)
+ */
+function makeFolders(dir) {
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+    return;
+  } catch (error) {
+    if (error.code === 'EEXIST' && fs.statSync(dir).isDirectory()) return;
+    if (error.code !== 'ENOENT' || path.dirname(dir) === dir) throw error;
+  }
+  makeFolders(path.dirname(dir));
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    if (error.code !== 'EEXIST' || !fs.statSync(dir).isDirectory()) throw error;
+  }
+}
+
 /** Neither a link nor another user's, and writable by its owner only. */
 function isPrivate(dir) {
   const stats = fs.lstatSync(dir);
@@ -69,7 +91,7 @@ function findCacheDir() {
     const caches = path.join(own, 'code-cache');
     // V8 refuses a cache made by another version: one folder per version, for users of two.
     const dir = path.join(caches, `v8-${process.versions.v8}-${process.arch}`);
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeFolders(dir);
     // Windows: the folder under LOCALAPPDATA is the user's by its ACL; there is no uid.
     const win = process.platform === 'win32';
     if (win || (isPrivate(own) && isPrivate(caches) && isPrivate(dir))) return dir;

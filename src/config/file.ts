@@ -1,12 +1,13 @@
 // config.json: the current profile and the user's profiles (URLs and keys). Read with
 // node:fs, written through `conf` (atomic writes) under a lock (./lock.ts), loaded only by
 // commands that need it.
-const { lstatSync, mkdirSync, readdirSync, unlinkSync } = process.getBuiltinModule('node:fs');
+const { lstatSync, readdirSync, unlinkSync } = process.getBuiltinModule('node:fs');
 const { join } = process.getBuiltinModule('node:path');
 
 import { CliError, ConfigError } from '../errors.js';
 import * as z from '../zod.js';
 import { LOCK_STALE_MS, withLock } from './lock.js';
+import { makeFolders } from './safe-fs.js';
 import { checkConfigFolder, readTrustedConfig } from './trust.js';
 
 export { configDir } from './dir.js';
@@ -93,7 +94,7 @@ export class ConfigFile {
       // Loaded and the folder made before the lock is taken: the lock is held for the
       // read and the write alone.
       const { default: Conf } = await import('conf');
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      makeFolders(this.dir, 0o700);
       // Before any lock file is made there: not in a folder another user controls.
       checkConfigFolder(this.dir);
       return await withLock(

@@ -5,11 +5,14 @@ import {
   closeSync,
   constants,
   fstatSync,
+  mkdirSync,
   openSync,
   readFileSync,
   type Stats,
+  statSync,
   writeSync,
 } from 'node:fs';
+import { dirname } from 'node:path';
 
 // Windows has neither flag; there the checks rest on fstat alone.
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -71,5 +74,31 @@ export function writeExclusive(path: string, text: string): void {
     writeSync(fd, text);
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * A folder and its missing parents, each made with `mode` (an existing folder is fine), as
+ * `mkdirSync(dir, { recursive: true })` does. Not that call: where a folder's parent exists
+ * and the folder still cannot be made (ENOENT under /proc), Node's loops forever at full CPU.
+ */
+export function makeFolders(dir: string, mode: number): void {
+  try {
+    mkdirSync(dir, { mode });
+    return;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' && statSync(dir).isDirectory()) return;
+    const parent = dirname(dir);
+    if (code !== 'ENOENT' || parent === dir) throw error;
+  }
+  makeFolders(dirname(dir), mode);
+  try {
+    mkdirSync(dir, { mode });
+  } catch (error) {
+    // Made meanwhile by another process: as good.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(dir).isDirectory()) {
+      throw error;
+    }
   }
 }

@@ -4,15 +4,14 @@
 // takes itself out when it stops; an entry whose process no longer runs is ignored (and
 // dropped at the next write). Reading is one small file read plus a liveness check, done only
 // when the built-in sandbox profile is in use; it loads nothing else.
-const { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } =
-  process.getBuiltinModule('node:fs');
+const { readFileSync, renameSync, rmSync, writeFileSync } = process.getBuiltinModule('node:fs');
 const { join } = process.getBuiltinModule('node:path');
 
 import { isLoopbackHost } from '../api/urls.js';
 import type { Env } from '../io.js';
 import { isRunning } from '../pid.js';
 import { configDir } from './dir.js';
-import { readRegularFile } from './safe-fs.js';
+import { makeFolders, readRegularFile } from './safe-fs.js';
 
 export const RECORD_FILE = 'sandbox.json';
 
@@ -96,7 +95,7 @@ export function runningSandboxUrl(env: Env): string | undefined {
 function writeEntries(dir: string, entries: SandboxEntry[]): void {
   const file = join(dir, RECORD_FILE);
   if (entries.length === 0) return void rmSync(file, { force: true });
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeFolders(dir, 0o700);
   const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
     writeFileSync(temp, `${JSON.stringify({ sandboxes: entries }, null, 2)}\n`, {
@@ -125,7 +124,7 @@ export async function publishSandbox(dir: string, url: string): Promise<Publishe
   // sandbox stopping while another starts wrote the record as it had read it, without the
   // newcomer. Loaded here: reading the record (every `-p sandbox` command) needs no lock.
   const { withLock } = await import('./lock.js');
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeFolders(dir, 0o700);
   const file = join(dir, RECORD_FILE);
   await withLock(file, () => writeEntries(dir, [...others(), self]));
   return {

@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { configDir } from '../../src/config/dir.js';
+import { makeFolders } from '../../src/config/safe-fs.js';
 import { afterThisTest } from '../helpers/cleanup.js';
 import {
   baseEnv,
@@ -349,6 +350,38 @@ describe('a home folder that cannot be told', () => {
       stdout: '',
       stderr: `${JSON.stringify({ error: { code: 'config_error', message: MESSAGE('HOME is not set'), status: null } })}\n`,
     });
+  });
+});
+
+describe('a config folder that cannot be made', () => {
+  it.runIf(existsSync('/proc/self'))(
+    'exits 1 where its parent exists and it still cannot be made (under /proc): no endless loop',
+    async () => {
+      // mkdirSync's `recursive` loops at full CPU there, forever: the command never ended.
+      const dir = '/proc/store-test/store';
+      const result = await run(['profile', 'use', 'staging'], {
+        env: baseEnv({ STORE_CONFIG_DIR: dir }),
+      });
+      expect(result).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `error: cannot write config file ${dir}/config.json: ENOENT: no such file or directory, mkdir '/proc/store-test'\n`,
+        prompts: [],
+      });
+    },
+  );
+
+  it('makes the missing folders 0700, takes an existing folder, and refuses a file in the way', () => {
+    const root = tempDir();
+    const dir = join(root, 'a', 'b', 'c');
+    makeFolders(dir, 0o700);
+    makeFolders(dir, 0o700);
+    for (const made of [join(root, 'a'), join(root, 'a', 'b'), dir]) {
+      expect(statSync(made).mode & 0o777).toBe(0o700);
+    }
+    writeFileSync(join(root, 'file'), '');
+    expect(() => makeFolders(join(root, 'file'), 0o700)).toThrow(/EEXIST/);
+    expect(() => makeFolders(join(root, 'file', 'd'), 0o700)).toThrow(/ENOTDIR/);
   });
 });
 

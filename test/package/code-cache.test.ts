@@ -6,6 +6,7 @@
 import {
   chmodSync,
   chownSync,
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -313,6 +314,14 @@ describe('the code cache', () => {
     await listProfiles(envWith(home));
     expect(cached(elsewhere)).toEqual([]);
   });
+
+  it.runIf(existsSync('/proc/self'))(
+    'is skipped quietly where a parent exists and the folder still cannot be made (under /proc)',
+    async () => {
+      // mkdirSync's `recursive` looped there at full CPU, forever: every command hung.
+      await listProfiles(envWith(tempDir(), { XDG_CACHE_HOME: '/proc/store-test' }));
+    },
+  );
 
   it('is skipped quietly when the folder cannot be made', async () => {
     const home = join(tempDir(), 'not-a-folder');
