@@ -1,6 +1,7 @@
 // `store sandbox`: a verb-less command, so it sits beside the noun folders. It runs the
 // reference server from src/sandbox/ until Ctrl-C or SIGTERM.
 import { isLoopbackAddress } from '../api/urls.js';
+import { resolveProfile } from '../config/profiles.js';
 import { quote } from '../config/quote.js';
 import type { Context } from '../context.js';
 import { ConfigError, FlagError } from '../errors.js';
@@ -29,7 +30,18 @@ export const command = defineCommand({
     host: {
       flags: '--host <host>',
       description: 'address to listen on',
-      schema: z._default(z.string().check(z.minLength(1, '--host must not be empty')), '127.0.0.1'),
+      schema: z._default(
+        z.string().check(
+          z.minLength(1, '--host must not be empty'),
+          // A URL cannot name an address with a zone (`::1%lo`): the sandbox could not say
+          // where it listens.
+          z.refine(
+            (host: string) => !host.includes('%'),
+            '--host must be an address without an IPv6 zone (%…): fe80::1%eth0 cannot be put in a URL',
+          ),
+        ),
+        '127.0.0.1',
+      ),
       defaultText: '127.0.0.1',
     },
     apiKey: {
@@ -87,22 +99,37 @@ export async function run(opts: SandboxCommandOptions, ctx: Context): Promise<vo
   } catch (error) {
     throw listenError(error, opts);
   }
-  if (!isLoopbackAddress(opts.host)) {
-    ctx.warn(
-      `warning: listening on ${opts.host}, which is not loopback: others can reach the sandbox`,
+  try {
+    if (!isLoopbackAddress(opts.host)) {
+      ctx.warn(
+        `warning: listening on ${opts.host}, which is not loopback: others can reach the sandbox`,
+      );
+    }
+    io.out(`${sandbox.url}\n`);
+    // Recorded in the config folder, so that `store -p sandbox` finds it on any port; the
+    // ready line says what `-p sandbox` needs to reach it, from the config as it is then.
+    const reaches = async () => {
+      const profile = resolveProfile((await ctx.config()).read(), ctx.env, 'sandbox');
+      return { baseUrl: profile.baseUrl, apiKey: profile.apiKey };
+    };
+    const announcement = await announceSandbox(
+      ctx.env,
+      sandbox.url,
+      opts.apiKey,
+      ctx.warn,
+      reaches,
     );
+    io.err(`Sandbox listening at ${sandbox.url} with API key "${opts.apiKey}"; Ctrl-C stops it\n`);
+    io.err(`${announcement.readyLine}\n`);
+    await new Promise<void>((resolve) => {
+      if (signal.aborted) resolve();
+      else signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    await announcement.withdraw();
+  } finally {
+    // Whatever failed after the start: the server must not go on with the command ended.
+    await sandbox.close();
   }
-  io.out(`${sandbox.url}\n`);
-  // Recorded in the config folder, so that `store -p sandbox` finds it on any port.
-  const announcement = await announceSandbox(ctx.env, sandbox.url, opts.apiKey, ctx.warn);
-  io.err(`Sandbox listening at ${sandbox.url} with API key "${opts.apiKey}"; Ctrl-C stops it\n`);
-  io.err(`${announcement.readyLine}\n`);
-  await new Promise<void>((resolve) => {
-    if (signal.aborted) resolve();
-    else signal.addEventListener('abort', () => resolve(), { once: true });
-  });
-  await announcement.withdraw();
-  await sandbox.close();
   io.err('Sandbox stopped\n');
 }
 

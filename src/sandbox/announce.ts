@@ -17,11 +17,16 @@ export interface Announcement {
 const shellQuote = (text: string) =>
   /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
 
+/** What `store -p sandbox` would send to, and with: its base URL and key (the record, the
+ * config and the environment taken into account). */
+export type SandboxReach = () => Promise<{ baseUrl: string; apiKey: string | undefined }>;
+
 export async function announceSandbox(
   env: Env,
   url: string,
   apiKey: string,
   warn: (line: string) => void,
+  reaches?: SandboxReach,
 ): Promise<Announcement> {
   const builtin = BUILTIN_PROFILES.sandbox;
   let withdraw = async () => {};
@@ -48,9 +53,20 @@ export async function announceSandbox(
       );
     }
   }
+  // Where `-p sandbox` goes now: elsewhere when the profile's base URL was set, STORE_BASE_URL
+  // is exported, or the record could not be written; with another key when one is stored for
+  // the profile, or STORE_API_KEY is exported. Unknown (a config that cannot be read): as built in.
+  let reached: Awaited<ReturnType<SandboxReach>> | undefined;
+  try {
+    reached = await reaches?.();
+  } catch {
+    reached = undefined;
+  }
+  const urlNeeded = reached ? reached.baseUrl !== url : !recorded && url !== builtin?.baseUrl;
+  const keyNeeded = reached ? reached.apiKey !== apiKey : apiKey !== builtin?.apiKey;
   const prefix = [
-    ...(recorded || url === builtin?.baseUrl ? [] : [`STORE_BASE_URL=${shellQuote(url)}`]),
-    ...(apiKey === builtin?.apiKey ? [] : [`STORE_API_KEY=${shellQuote(apiKey)}`]),
+    ...(urlNeeded ? [`STORE_BASE_URL=${shellQuote(url)}`] : []),
+    ...(keyNeeded ? [`STORE_API_KEY=${shellQuote(apiKey)}`] : []),
   ];
   return {
     readyLine: `Sandbox ready: ${[...prefix, 'store -p sandbox pets list'].join(' ')}`,

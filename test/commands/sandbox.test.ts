@@ -110,6 +110,12 @@ describe('store sandbox', () => {
     ],
     [['--api-key', ''], '--api-key must not be empty'],
     [['--data', ''], '--data needs a file name (got "")'],
+    [['--host', ''], '--host must not be empty'],
+    // It listened, printed `http://[::1%lo]:…/v1` and "internal error: Invalid URL", and ran on.
+    [
+      ['--host', '::1%lo'],
+      '--host must be an address without an IPv6 zone (%…): fe80::1%eth0 cannot be put in a URL',
+    ],
   ])('refuses %j with exit 2 before it starts', async (flags, message) => {
     // A key with a space was accepted, announced, and refused on every request (401).
     const result = await run(['sandbox', '--port', '0', ...flags]);

@@ -127,4 +127,30 @@ describe('store -p sandbox finds the running sandbox', () => {
     const result = await listVia({ ...env, STORE_BASE_URL: 'http://127.0.0.1:9/v1' });
     expect(result.asked).toBe('> GET http://127.0.0.1:9/v1/pets');
   });
+
+  it.each([
+    ['STORE_BASE_URL exported', { STORE_BASE_URL: 'http://127.0.0.1:9/v1' }, 'url'],
+    ['the profile’s base URL set', {}, 'url'],
+    ['STORE_API_KEY exported', { STORE_API_KEY: 'production-key-1234' }, 'key'],
+  ])(
+    'names in its ready line what `-p sandbox` needs to reach it (%s), and that command works',
+    async (what, extra, needs) => {
+      // It said `store -p sandbox pets list`, which went to 127.0.0.1:9 (exit 6), or sent
+      // another key (exit 4).
+      const env = { ...processEnv(), ...extra };
+      if (what === 'the profile’s base URL set') {
+        const set = ['profile', 'set', 'sandbox', '--base-url', 'http://127.0.0.1:9/v1'];
+        expect((await store(set, { env })).code).toBe(0);
+      }
+      const sandbox = await sandboxIn(env);
+      const ready = sandbox.stderr().split('\n')[1];
+      const prefix = needs === 'url' ? `STORE_BASE_URL=${sandbox.url}` : 'STORE_API_KEY=sandbox';
+      expect(ready).toBe(`Sandbox ready: ${prefix} store -p sandbox pets list`);
+      const [name, value] = prefix.split('=') as [string, string];
+      const listed = await store(['-p', 'sandbox', 'pets', 'list', '--json'], {
+        env: { ...env, [name]: value },
+      });
+      expect(listed).toEqual({ code: 0, signal: null, stdout: '[]\n', stderr: '' });
+    },
+  );
 });
