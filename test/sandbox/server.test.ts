@@ -252,6 +252,10 @@ describe('POST /v1/pets', () => {
     ['12.5e1', '125'],
     ['1.000e3', '1000'],
     ['0e-7', '0'],
+    // A zero fraction, one digit before it (a mutation stored 5.0 as 0).
+    ['5.0', '5'],
+    ['5.00', '5'],
+    ['-7.0', '-7'],
   ])('reads categoryId %s as the integer %s', async (written, exact) => {
     const res = await post({ body: `{"name":"Exp","categoryId":${written}}` })();
     expect(res.status).toBe(201);
@@ -531,6 +535,18 @@ describe('the sandbox’s own PUT, PATCH and DELETE on /v1/pets/{petId}', () => 
         'Content-Type must be application/json or application/merge-patch+json',
       ),
     );
+  });
+
+  it('check the Content-Type, then the JSON, then the petId (in that order)', async () => {
+    // A mutation checking the petId first answered both with invalid_pet_id.
+    const sandbox = await start({ seed: 1 });
+    const put = await call(sandbox, 'PUT', '/v1/pets/abc', { body: '{}', type: 'text/plain' });
+    expect(put.json).toEqual(UNSUPPORTED);
+    const patch = await call(sandbox, 'PATCH', '/v1/pets/abc', { body: '{bad' });
+    expect(patch.status).toBe(400);
+    expect(patch.json).toEqual(INVALID_JSON);
+    const valid = await call(sandbox, 'PATCH', '/v1/pets/abc', { body: '{}' });
+    expect(valid.json).toEqual(BAD_PET_ID('abc'));
   });
 
   it('need the key like every operation', async () => {

@@ -1,6 +1,6 @@
 // The texts of `store help <topic>`, laid out for the width they are shown at. The environment
 // variables and exit codes come from src/reference/ (the contract's tables, cell for cell);
-// test/commands/help-topics.test.ts pins the text at several widths.
+// test/commands/help.test.ts pins the text at several widths.
 
 import { ENVIRONMENT, PRECEDENCE } from '../../reference/environment.js';
 import { EXIT_CODE_TABLE } from '../../reference/exit-codes.js';

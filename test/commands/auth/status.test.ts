@@ -129,6 +129,29 @@ describe('store auth status', () => {
     expect(result.stderr.split('\n')[0]).toBe('profile  e\\x1b[31mu');
   });
 
+  it('on a terminal, says nothing on stdout of a rejected key: the facts go above the error', async () => {
+    // A mutation printed "valid    yes" on stdout for it, and no test saw it.
+    const { env, file } = setup({ NO_COLOR: '1' });
+    storedKey(file);
+    const scope = api().get('/v1/pets').query({ limit: '1' }).reply(401, {
+      code: 'unauthorized',
+      message: 'no',
+      status: 401,
+    });
+    const result = await run(['auth', 'status'], { env, tty: true, columns: 80 });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 4,
+      stdout: '',
+      stderr:
+        'profile  production\n' +
+        'base URL https://api.animal-store.example/v1 (from profile)\n' +
+        'key      ****wxyz (from config)\n' +
+        'error: the API rejected the key ****wxyz from config (HTTP 401); to store a new key for profile production, run `store auth login`\n',
+      prompts: [],
+    });
+  });
+
   it.each([
     [
       [],
