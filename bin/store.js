@@ -40,6 +40,10 @@ const HEADER = /^\/\/ \S+ (\S+) build ([0-9a-f]{16})\n/;
  * this file runs before it and loads none of it.)
  */
 function makeFolders(dir) {
+  // There already at every start but the first: a stat, rather than a mkdir's error.
+  const found = fs.statSync(dir, { throwIfNoEntry: false });
+  // biome-ignore lint/complexity/useOptionalChain: this file keeps to what any Node parses
+  if (found && found.isDirectory()) return;
   try {
     fs.mkdirSync(dir, { mode: 0o700 });
     return;
