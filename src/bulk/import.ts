@@ -156,19 +156,15 @@ async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): 
   }
 }
 
-/**
- * Where an import ended at once stands: the inputs from `first` (the first whose outcome is not
- * written) to `last` (the last read) may have been created, and those after `last` were not
- * sent unless every input had been read.
- */
-export function quitAtOnceNote(first: number, last: number, readToEnd: boolean): string {
-  const said: string[] = [];
-  if (first <= last) {
-    const unknown = Array.from({ length: last - first + 1 }, (_, i) => first + i);
-    said.push(`${namedInputs(unknown)} may have been created, with no outcome written`);
-  }
-  if (!readToEnd) said.push(`inputs after ${last} were not sent; resume with --skip ${last}`);
-  return said.length === 0 ? 'quit at once' : `quit at once: ${said.join('; ')}`;
+/** The outcome of an input still awaited when a second Ctrl-C ends the import at once. */
+export const QUIT_AWAITING = 'quit at once before its answer came';
+
+/** What a second Ctrl-C says of where sending stopped: the inputs after the last one read were
+ * not sent, unless every input had been read. */
+export function quitAtOnceNote(last: number, readToEnd: boolean): string {
+  return readToEnd
+    ? 'quit at once after every input had been sent'
+    : `quit at once: inputs after ${last} were not sent; resume with --skip ${last}`;
 }
 
 /** A failure that every later input would meet too: nothing more is sent after it. */
@@ -286,13 +282,22 @@ export async function importPets(
     // Every input read (and so sent or settled): a Ctrl-C after that leaves nothing to resume.
     let readToEnd = false;
     let stoppedReading = false;
-    // A second Ctrl-C ends the process at once, without the report: what is known of the
-    // inputs read then, and where to resume, is said instead (a dry run sends nothing).
-    const forgetQuitNote = io.whenQuitAtOnce(() =>
-      opts.dryRun
-        ? undefined
-        : report.quitAtOnce(quitAtOnceNote(window.unreported, read, readToEnd)),
-    );
+    // A second Ctrl-C ends the process at once. Every input read is reported first, as a
+    // timed-out POST is: one still awaited may have been created (and goes to --failed), the
+    // others have their outcome; then where to resume (a dry run sends nothing).
+    const forgetQuitNote = io.whenQuitAtOnce(() => {
+      if (opts.dryRun) return undefined;
+      window.abandonRunning(() => ({
+        kind: 'failed',
+        error: new CliError(
+          `${QUIT_AWAITING}: the animal may have been created`,
+          ExitCode.interrupted,
+          'interrupted',
+        ),
+        uncertain: true,
+      }));
+      return report.quitAtOnce(quitAtOnceNote(read, readToEnd));
+    });
     try {
       for await (const input of untilAborted(readInputs(stream), signal)) {
         inputs = input.n;

@@ -20,6 +20,8 @@ export class OrderedWindow<T> {
   private running = 0;
   private wake: (() => void) | undefined;
   private readonly tasks = new Set<Promise<void>>();
+  /** Numbers whose task runs; those given a result by abandonRunning are dropped from here. */
+  private readonly runningNumbers = new Set<number>();
   /** The first task that threw (a bug: tasks report failures as results), or that a report
    * threw in: the window stops, and ready() and drain() throw it instead of an unhandled
    * rejection ending the process with no report. */
@@ -59,10 +61,13 @@ export class OrderedWindow<T> {
   /** Starts `task` for number `n`; its result is reported in order. A task must not throw. */
   start(n: number, task: () => Promise<T>): void {
     this.running += 1;
+    this.runningNumbers.add(n);
     const run = task()
       .then(
         (result) => {
           this.running -= 1;
+          // Abandoned: its result was given already, and reported.
+          if (!this.runningNumbers.delete(n)) return;
           this.settle(n, result);
         },
         (error: unknown) => {
@@ -81,6 +86,11 @@ export class OrderedWindow<T> {
   /** A result known without a task (an input that was not sent). */
   settle(n: number, result: T): void {
     this.done.set(n, result);
+    this.reportReady();
+  }
+
+  /** Reports the results there are from the first unreported number on, in order. */
+  private reportReady(): void {
     while (this.done.has(this.next)) {
       const ready = this.done.get(this.next) as T;
       this.done.delete(this.next);
@@ -88,6 +98,18 @@ export class OrderedWindow<T> {
       this.next += 1;
     }
     this.wakeUp();
+  }
+
+  /**
+   * The process is about to end with tasks still running: each gets `result(n)` in place of
+   * its own (which, should it still come, is dropped), and every result there is is reported,
+   * in order.
+   */
+  abandonRunning(result: (n: number) => T): void {
+    const numbers = [...this.runningNumbers].sort((a, b) => a - b);
+    this.runningNumbers.clear();
+    for (const n of numbers) this.done.set(n, result(n));
+    this.reportReady();
   }
 
   /** Waits for every task started. */

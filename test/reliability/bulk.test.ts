@@ -154,44 +154,47 @@ describe('pets add --file in bulk', () => {
     });
   });
 
-  it('a second Ctrl-C (quit at once) says what may have been created and where to resume', async () => {
-    // Input 1 is answered at once, inputs 2 and 3 after a second: quit while they are in flight.
+  it('a second Ctrl-C (quit at once) reports every input read, the one awaited as may-have-been-created', async () => {
+    // Input 1 is answered at once, input 2 after a second, input 3 fails its check and waits
+    // for 2 to be reported. The first version said "inputs 2-3 may have been created" and
+    // offered --skip 3: input 3, never sent, was lost, and --failed held neither.
     let answered = 0;
     const { server } = await slowServer(() => (++answered === 1 ? 0 : 1000));
     const env = envFor(server.url);
-    const { io, out, err } = testIO({ stdin: `${lines(10).join('\n')}\n` }, env);
+    const failed = join(tempDir(), 'failed.ndjson');
+    const input = [...lines(2), '{"categoryId":1}', ...lines(10).slice(3)];
+    const { io, out, err } = testIO({ stdin: `${input.join('\n')}\n` }, env);
     const controller = new AbortController();
-    const argv = ['pets', 'add', '--file', '-', '--json', '--concurrency', '2'];
+    const argv = ['pets', 'add', '--file', '-', '--json', '--concurrency', '2', '--failed', failed];
     const ended = main(argv, { io, env, signal: controller.signal });
-    while (server.seen.length < 3) await new Promise((resolve) => setTimeout(resolve, 10));
+    while (!out.text.includes('"id":1')) await new Promise((resolve) => setTimeout(resolve, 10));
     controller.abort();
     while (!err.text.includes('Ctrl-C again'))
       await new Promise((resolve) => setTimeout(resolve, 10));
     // What main() does on the second Ctrl-C, before the process ends by the signal.
     io.quitAtOnce();
-    const quit =
-      'quit at once: inputs 2-3 may have been created, with no outcome written; inputs after 3 were not sent; resume with --skip 3';
+    expect(server.seen).toHaveLength(2);
     expect({ stdout: out.text, stderr: err.text }).toEqual({
-      stdout: '{"id":1,"name":"p1","categoryId":1}\n',
+      stdout:
+        '{"id":1,"name":"p1","categoryId":1}\n' +
+        '{"input":2,"error":{"code":"interrupted","message":"quit at once before its answer came: the animal may have been created","status":null}}\n' +
+        '{"input":3,"error":{"code":"invalid_input","message":"name is required","status":null}}\n',
       stderr:
-        'waiting for 2 requests in flight (Ctrl-C again to quit at once)\n' +
-        `${JSON.stringify({ error: { code: 'interrupted', message: quit, status: null } })}\n`,
+        'waiting for 1 request in flight (Ctrl-C again to quit at once)\n' +
+        '{"error":{"code":"interrupted","message":"quit at once: inputs after 3 were not sent; resume with --skip 3","status":null}}\n',
     });
-    // (A process would have ended here: this one lets the requests finish.)
+    // Both are in --failed, as given: a file to run again (input 2 after a look for it).
+    expect(readFileSync(failed, 'utf8')).toBe(`${input[1]}\n${input[2]}\n`);
+    // (A process would have ended here: this one lets input 2 finish, and drops its answer.)
     expect(await ended).toBe(130);
+    expect(out.text.match(/"input":2/g)).toHaveLength(1);
   });
 
-  it('says where an import quit at once stands: what may have been created, where to resume', () => {
-    expect(quitAtOnceNote(2, 3, false)).toBe(
-      'quit at once: inputs 2-3 may have been created, with no outcome written; inputs after 3 were not sent; resume with --skip 3',
-    );
-    expect(quitAtOnceNote(7, 7, true)).toBe(
-      'quit at once: input 7 may have been created, with no outcome written',
-    );
-    expect(quitAtOnceNote(4, 3, false)).toBe(
+  it('says where an import quit at once stopped sending', () => {
+    expect(quitAtOnceNote(3, false)).toBe(
       'quit at once: inputs after 3 were not sent; resume with --skip 3',
     );
-    expect(quitAtOnceNote(4, 3, true)).toBe('quit at once');
+    expect(quitAtOnceNote(7, true)).toBe('quit at once after every input had been sent');
   });
 
   it.each([
