@@ -96,12 +96,15 @@ export function networkError(
   const message = error instanceof Error ? error.message : String(error);
   const proxyStatus = /^Proxy response \((\d+)\)/.exec(message)?.[1];
   if (proxyStatus) {
-    const phrase = statusText(Number(proxyStatus)) ?? 'an error';
-    // Every later request would be refused too (its credentials, its rules): a bulk add stops.
+    const status = Number(proxyStatus);
+    const phrase = statusText(status) ?? 'an error';
+    // A refusal by its rules or for the credentials (407, 403…) meets every later request
+    // too: a bulk add stops. A passing trouble (408, 429, 5xx) does not stop it.
+    const refusal = status >= 400 && status < 500 && status !== 408 && status !== 429;
     return new NetworkError(
       `the proxy refused to connect to ${url.host}: HTTP ${proxyStatus} ${phrase}`,
       'proxy_error',
-      { cause: error, unreachable: true },
+      { cause: error, unreachable: refusal },
     );
   }
   let reason = code ? NETWORK_REASONS[code] : undefined;

@@ -143,6 +143,25 @@ describe('a request through a proxy', () => {
     },
   );
 
+  it.each([
+    ['HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n\r\n'],
+    ['HTTP/1.1 429 Too Many Requests\r\ncontent-length: 0\r\n\r\n'],
+  ])('does not stop a bulk add for a passing proxy trouble (%j)', async (answer) => {
+    // One 503 from the proxy ended a 10,000-animal import at its first input.
+    const proxy = await tcpServer(answer);
+    const result = await run(['pets', 'add', '--file', '-', '--json', '--concurrency', '1'], {
+      env: baseEnv({ STORE_API_KEY: KEY, HTTPS_PROXY: proxy.url }),
+      stdin: '{"name":"A","categoryId":1}\n'.repeat(3),
+    });
+    expect(proxy.connections).toHaveLength(3);
+    expect(result.code).toBe(6);
+    const codes = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).error.code);
+    expect(codes).toEqual(['proxy_error', 'proxy_error', 'proxy_error']);
+  });
+
   it('says nothing of what a POST may have made when nothing reached the server', async () => {
     // A proxy that refuses CONNECT, and a TLS handshake with a server that speaks plain HTTP:
     // the POST never left, so "the animal may have been created" would be false.
