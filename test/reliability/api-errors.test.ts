@@ -1,5 +1,7 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { baseEnv, run } from '../helpers/cli.js';
+import { baseEnv, run, tempDir } from '../helpers/cli.js';
 import { api, KEY } from '../helpers/http.js';
 
 const env = () => baseEnv({ STORE_API_KEY: KEY });
@@ -61,6 +63,19 @@ describe('every command that calls the API', () => {
     for (const output of [result.stderr, debug.stderr]) {
       expect(output).not.toContain(KEY.slice(0, 6));
     }
+  });
+
+  it('masks it in a sent body before --debug cuts it', async () => {
+    // A body of the user's holding the key near its 4 KiB mark: the trace cut it, then masked.
+    const file = join(tempDir(), 'body.json');
+    writeFileSync(file, `"${'a'.repeat(4089)}${KEY}"`);
+    const scope = api().post('/v1/pets').reply(201, '{}');
+    const result = await run(['api', '/pets', '-X', 'POST', '--input', file, '--debug'], {
+      env: env(),
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(result.stderr).toContain(`> "${'a'.repeat(4089)}****wx… (3 more bytes)\n`);
+    expect(result.stderr).not.toContain(KEY.slice(0, 6));
   });
 
   it('pets add --file masks it in the line of each input, and in the stop line', async () => {
