@@ -62,7 +62,10 @@ export async function announceSandbox(
   } catch {
     reached = undefined;
   }
-  const urlNeeded = reached ? reached.baseUrl !== url : !recorded && url !== builtin?.baseUrl;
+  // (A trailing slash makes no other URL: the client joins paths without it.)
+  const urlNeeded = reached
+    ? reached.baseUrl.replace(/\/+$/, '') !== url
+    : !recorded && url !== builtin?.baseUrl;
   const keyNeeded = reached ? reached.apiKey !== apiKey : apiKey !== builtin?.apiKey;
   const prefix = [
     ...(urlNeeded ? [`STORE_BASE_URL=${shellQuote(url)}`] : []),

@@ -276,6 +276,21 @@ describe('announceSandbox', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('asks for no STORE_BASE_URL when `-p sandbox` reaches it with a trailing slash', async () => {
+    // `profile set sandbox --base-url http://127.0.0.1:4010/v1/` with the sandbox on 4010.
+    const reaches = async () => ({ baseUrl: `${URL_A}/`, apiKey: 'sandbox' });
+    const elsewhere = async () => ({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sandbox' });
+    const env = { STORE_CONFIG_DIR: tempDir() };
+    const plain = await announceSandbox(env, URL_A, 'sandbox', () => {}, reaches);
+    expect(plain.readyLine).toBe('Sandbox ready: store -p sandbox pets list');
+    await plain.withdraw();
+    const other = await announceSandbox(env, URL_A, 'sandbox', () => {}, elsewhere);
+    expect(other.readyLine).toBe(
+      `Sandbox ready: STORE_BASE_URL=${URL_A} store -p sandbox pets list`,
+    );
+    await other.withdraw();
+  });
+
   it('names the key when it is not the profile’s, quoted for the shell', async () => {
     const announced = await announceSandbox(
       { STORE_CONFIG_DIR: tempDir() },
