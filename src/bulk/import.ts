@@ -159,12 +159,12 @@ async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): 
 /** The outcome of an input still awaited when a second Ctrl-C ends the import at once. */
 export const QUIT_AWAITING = 'quit at once before its answer came';
 
-/** What a second Ctrl-C says of where sending stopped: the inputs after the last one read were
- * not sent, unless every input had been read. */
-export function quitAtOnceNote(last: number, readToEnd: boolean): string {
-  return readToEnd
+/** What a second Ctrl-C says of where sending stopped: the inputs after `resume` were not
+ * sent, unless every one had been. */
+export function quitAtOnceNote(resume: number, everySent: boolean): string {
+  return everySent
     ? 'quit at once after every input had been sent'
-    : `quit at once: inputs after ${last} were not sent; resume with --skip ${last}`;
+    : `quit at once: inputs after ${resume} were not sent; resume with --skip ${resume}`;
 }
 
 /** A failure that every later input would meet too: nothing more is sent after it. */
@@ -296,7 +296,10 @@ export async function importPets(
         ),
         uncertain: true,
       }));
-      return report.quitAtOnce(quitAtOnceNote(read, readToEnd));
+      // Every input read is reported now: where sending stopped is as after a first Ctrl-C.
+      const resume = (report.notSent[0] ?? window.unreported) - 1;
+      const everySent = readToEnd && report.notSent.length === 0;
+      return report.quitAtOnce(quitAtOnceNote(resume, everySent));
     });
     try {
       for await (const input of untilAborted(readInputs(stream), signal)) {

@@ -146,18 +146,22 @@ export class BulkReport {
   /** Ends the output: rows, the line for the inputs not sent, and the summary. */
   async finish(extra?: string): Promise<void> {
     await this.endOutput();
-    if (this.firstNotSent) {
-      const message = `${namedInputs(this.notSent)} not sent: ${this.firstNotSent.message}`;
-      if (this.options.json) {
-        this.io.err(`${stringifyJson({ error: { ...toReport(this.firstNotSent), message } })}\n`);
-      } else this.io.err(`error: ${sanitize(message)}\n`);
-    }
+    this.io.err(this.notSentLine());
     const anyFailed = this.failed.length + this.uncertain.length + this.notSent.length > 0;
     // A terminal always gets the summary; a script only when something went wrong, and not
     // under --json (the NDJSON lines say it all).
     if (this.io.stderrIsTTY || (!this.options.json && (anyFailed || extra))) {
       this.io.err(`${this.summary()}${extra ? `; ${extra}` : ''}\n`);
     } else if (extra) this.stopLine('interrupted', extra);
+  }
+
+  /** The one line for every input not sent, naming the first and why; empty without any. */
+  private notSentLine(): string {
+    if (!this.firstNotSent) return '';
+    const message = `${namedInputs(this.notSent)} not sent: ${this.firstNotSent.message}`;
+    return this.options.json
+      ? `${stringifyJson({ error: { ...toReport(this.firstNotSent), message } })}\n`
+      : `error: ${sanitize(message)}\n`;
   }
 
   /** Why the import stopped short (a Ctrl-C, a failed stdout), where the summary is not
@@ -180,7 +184,7 @@ export class BulkReport {
   quitAtOnce(extra: string): string {
     this.stopProgress();
     this.flush();
-    return this.stopLineText('interrupted', extra, `${this.summary()}; ${extra}`);
+    return `${this.notSentLine()}${this.stopLineText('interrupted', extra, `${this.summary()}; ${extra}`)}`;
   }
 
   /** An error beside the line that stopped the import: `error: …`, as every error line (its

@@ -190,6 +190,47 @@ describe('pets add --file in bulk', () => {
     expect(out.text.match(/"input":2/g)).toHaveLength(1);
   });
 
+  it('a second Ctrl-C after a stop (401) names the inputs not sent and resumes at the first', async () => {
+    // It said "quit at once after every input had been sent", without the not-sent line.
+    const server = await faultServer((_req, res, n) => {
+      // unauth… is refused; anything else gets no answer.
+      if (server.seen[n - 1]?.body.includes('"unauth')) {
+        reply(res, 401, '{"code":"unauthorized","message":"no","status":401}');
+      }
+    });
+    const env = envFor(server.url);
+    const stdin = new PassThrough();
+    const { io, out, err } = testIO({ stdin }, env);
+    const controller = new AbortController();
+    const argv = ['pets', 'add', '--file', '-', '--json', '--concurrency', '8'];
+    const ended = main(argv, { io, env, signal: controller.signal });
+    stdin.write('{"name":"hang1","categoryId":1}\n{"name":"unauth2","categoryId":1}\n');
+    while (server.seen.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    // The 401 is in: inputs read from now on are not sent.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    stdin.end('{"name":"ok3","categoryId":1}\n{"name":"ok4","categoryId":1}\n');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    controller.abort();
+    while (!err.text.includes('Ctrl-C again'))
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    io.quitAtOnce();
+    expect(server.seen).toHaveLength(2);
+    const failed = 'input 2 failed: no; the key came from STORE_API_KEY';
+    expect({ stdout: out.text, stderr: err.text }).toEqual({
+      stdout:
+        '{"input":1,"error":{"code":"interrupted","message":"quit at once before its answer came: the animal may have been created","status":null}}\n' +
+        '{"input":2,"error":{"code":"unauthorized","message":"no; the key came from STORE_API_KEY","status":401}}\n' +
+        `{"input":3,"error":{"code":"not_sent","message":"${failed}","status":null}}\n` +
+        `{"input":4,"error":{"code":"not_sent","message":"${failed}","status":null}}\n`,
+      stderr:
+        'waiting for 1 request in flight (Ctrl-C again to quit at once)\n' +
+        `{"error":{"code":"not_sent","message":"inputs 3-4 not sent: ${failed}","status":null}}\n` +
+        '{"error":{"code":"interrupted","message":"quit at once: inputs after 2 were not sent; resume with --skip 2","status":null}}\n',
+    });
+    // (A process would have ended here; this one waits on input 1 until the server closes.)
+    void ended;
+  });
+
   it('says where an import quit at once stopped sending', () => {
     expect(quitAtOnceNote(3, false)).toBe(
       'quit at once: inputs after 3 were not sent; resume with --skip 3',
