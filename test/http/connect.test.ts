@@ -146,6 +146,7 @@ describe('a request through a proxy', () => {
   it.each([
     ['HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n\r\n'],
     ['HTTP/1.1 429 Too Many Requests\r\ncontent-length: 0\r\n\r\n'],
+    ['HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\n\r\n'],
   ])('does not stop a bulk add for a passing proxy trouble (%j)', async (answer) => {
     // One 503 from the proxy ended a 10,000-animal import at its first input.
     const proxy = await tcpServer(answer);
