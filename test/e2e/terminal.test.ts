@@ -77,12 +77,20 @@ describe.runIf(hasScript || process.env.CI)('pets add --file on a terminal', () 
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const ended = collect(child);
-    while (server.seen.length < 5) await new Promise((resolve) => setTimeout(resolve, 20));
+    let seen = '';
+    child.stdout.on('data', (chunk) => {
+      seen += chunk;
+    });
+    const until = async (done: () => boolean) => {
+      while (!done()) await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+    await until(() => server.seen.length >= 5);
     // The progress line is redrawn every half second: its last counts are on the screen then.
     await new Promise((resolve) => setTimeout(resolve, 700));
     const pid = Number(readFileSync(pidFile, 'utf8'));
     process.kill(pid, 'SIGINT');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Once the first is handled (two signals close together can arrive as one).
+    await until(() => seen.includes('Ctrl-C again'));
     process.kill(pid, 'SIGINT');
     const result = await ended;
     expect(result.stdout).toMatch(/3 created, 0 failed \(\d+\/s\)/);
