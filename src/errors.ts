@@ -63,15 +63,20 @@ export class NetworkError extends CliError {
       /** The request may have reached the server: it timed out, or the connection broke, once
        * it could have been sent (not a refused connection, a TLS or proxy failure). */
       maybeDelivered?: boolean;
+      /** A passing trouble before the request left (a proxy's 429 or 5xx to CONNECT): worth
+       * another attempt, whatever the method. */
+      passing?: boolean;
     },
   ) {
     super(message, ExitCode.network, code, null, options);
     this.unreachable = options?.unreachable ?? false;
     this.maybeDelivered = options?.maybeDelivered ?? false;
+    this.passing = options?.passing ?? false;
   }
 
   readonly unreachable: boolean;
   readonly maybeDelivered: boolean;
+  readonly passing: boolean;
 }
 
 /** A gateway that gave up waiting (504) or got no good answer (502): the server behind it may

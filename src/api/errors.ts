@@ -99,12 +99,13 @@ export function networkError(
     const status = Number(proxyStatus);
     const phrase = statusText(status) ?? 'an error';
     // A refusal by its rules or for the credentials (407, 403…) meets every later request
-    // too: a bulk add stops. A passing trouble (408, 429, 5xx) does not stop it.
+    // too: a bulk add stops. A passing trouble (408, 429, 5xx) does not stop it, and is tried
+    // again: nothing went past the proxy.
     const refusal = status >= 400 && status < 500 && status !== 408 && status !== 429;
     return new NetworkError(
       `the proxy refused to connect to ${url.host}: HTTP ${proxyStatus} ${phrase}`,
       'proxy_error',
-      { cause: error, unreachable: refusal },
+      { cause: error, unreachable: refusal, passing: !refusal },
     );
   }
   let reason = code ? NETWORK_REASONS[code] : undefined;

@@ -38,11 +38,14 @@ export const realTiming = (retries = DEFAULT_RETRIES): RetryTiming => ({
   random: Math.random,
 });
 
-/** A connection failure worth another attempt: refused, or a proxy that closed the connection
- * before its tunnel was up (any method, nothing was sent); reset or closed mid-exchange
- * (idempotent methods only). Never a timeout. */
+/** A connection failure worth another attempt: refused, a proxy that closed the connection
+ * before its tunnel was up, or answered CONNECT with 408, 429 or 5xx (any method, nothing was
+ * sent); reset or closed mid-exchange (idempotent methods only). Never a timeout. */
 export function retriesFailure(method: string, error: unknown): boolean {
-  if (!(error instanceof NetworkError) || error.code !== 'network_error') return false;
+  if (!(error instanceof NetworkError)) return false;
+  // A proxy's passing trouble (429, 5xx to CONNECT): the request never left.
+  if (error.code === 'proxy_error') return error.passing;
+  if (error.code !== 'network_error') return false;
   const code = errorCode(error.cause);
   if (code === 'ECONNREFUSED' || code === 'UND_ERR_PRX_CONN') return true;
   return isIdempotent(method) && BROKEN_CODES.has(code ?? '');

@@ -147,21 +147,45 @@ describe('a request through a proxy', () => {
     ['HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n\r\n'],
     ['HTTP/1.1 429 Too Many Requests\r\ncontent-length: 0\r\n\r\n'],
     ['HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\n\r\n'],
-  ])('does not stop a bulk add for a passing proxy trouble (%j)', async (answer) => {
-    // One 503 from the proxy ended a 10,000-animal import at its first input.
-    const proxy = await tcpServer(answer);
-    const result = await run(['pets', 'add', '--file', '-', '--json', '--concurrency', '1'], {
-      env: baseEnv({ STORE_API_KEY: KEY, HTTPS_PROXY: proxy.url }),
-      stdin: '{"name":"A","categoryId":1}\n'.repeat(3),
-    });
-    expect(proxy.connections).toHaveLength(3);
-    expect(result.code).toBe(6);
-    const codes = result.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line).error.code);
-    expect(codes).toEqual(['proxy_error', 'proxy_error', 'proxy_error']);
-  });
+  ])(
+    'does not stop a bulk add for a passing proxy trouble, and tries each input again (%j)',
+    async (answer) => {
+      // One 503 from the proxy ended a 10,000-animal import at its first input; before that,
+      // each input was tried once.
+      const proxy = await tcpServer(answer);
+      const result = await run(['pets', 'add', '--file', '-', '--json', '--concurrency', '1'], {
+        env: baseEnv({ STORE_API_KEY: KEY, HTTPS_PROXY: proxy.url }),
+        stdin: '{"name":"A","categoryId":1}\n'.repeat(3),
+      });
+      expect(proxy.connections).toHaveLength(9);
+      expect(result.code).toBe(6);
+      const codes = result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).error.code);
+      expect(codes).toEqual(['proxy_error', 'proxy_error', 'proxy_error']);
+    },
+  );
+
+  it.each(COMMANDS)(
+    '%s tries again when the proxy answers CONNECT with a 503 (nothing went past it): exit 6',
+    async (_name, argv) => {
+      const proxy = await tcpServer(
+        'HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n\r\n',
+      );
+      const result = await run(argv, {
+        env: baseEnv({ STORE_API_KEY: KEY, HTTPS_PROXY: proxy.url }),
+      });
+      expect(proxy.connections).toHaveLength(3);
+      expect(result).toEqual({
+        code: 6,
+        stdout: '',
+        stderr:
+          'error: the proxy refused to connect to api.animal-store.example: HTTP 503 Service Unavailable (after 3 attempts)\n',
+        prompts: [],
+      });
+    },
+  );
 
   it('says nothing of what a POST may have made when nothing reached the server', async () => {
     // A proxy that refuses CONNECT, and a TLS handshake with a server that speaks plain HTTP:
