@@ -383,16 +383,21 @@ describe('pets add --file: the progress line while the server makes it wait', ()
   });
 
   it('says the import is slowed down while the server answers 429', async () => {
-    const server = await faultServer((_req, res, n) =>
-      n === 2
-        ? reply(res, 429, '{"code":"slow","message":"slow down","status":429}', {
-            'retry-after': '1',
-          })
-        : reply(res, 201, `{"id":${n},"name":"p","categoryId":1}`),
-    );
+    // Input 2 is answered 429, then created; input 3 takes 700 ms, so that the line is redrawn
+    // (every half second) after input 2's outcome whatever the machine's pace: a throttled
+    // draw could otherwise leave "2 created" to the summary alone (a CI run did).
+    const server = await faultServer((_req, res, n) => {
+      if (n === 2) {
+        reply(res, 429, '{"code":"slow","message":"slow down","status":429}', {
+          'retry-after': '1',
+        });
+      } else if (n === 4) {
+        setTimeout(() => reply(res, 201, '{"id":4,"name":"p","categoryId":1}'), 700);
+      } else reply(res, 201, `{"id":${n},"name":"p","categoryId":1}`);
+    });
     const result = await run(['pets', 'add', '--file', '-', '--concurrency', '1'], {
       env: { ...envFor(server.url), NO_COLOR: '1' },
-      stdin: `${lines(2).join('\n')}\n`,
+      stdin: `${lines(3).join('\n')}\n`,
       tty: { stderr: true },
       timing: { sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 600))) },
     });
