@@ -61,9 +61,13 @@ describe.runIf(hasScript || process.env.CI)('pets add --file on a terminal', () 
 
   it('erases the progress line on a second Ctrl-C, which ends it at once', async () => {
     // The line stayed, with the cursor after it: the shell's prompt landed on it.
+    // Inputs 1-3 (p0-p2) are answered, by name: two requests in flight can arrive in either
+    // order (under load, p3 came before p2 and took its answer, and the import stalled).
+    // Then nothing: the requests in flight wait.
     const server = await faultServer((_req, res, n) => {
-      if (n <= 3) reply(res, 201, `{"id":${n},"name":"p","categoryId":1}`);
-      // Then nothing: the requests in flight wait.
+      const name = JSON.parse(server.seen[n - 1]?.body ?? '{}').name as string;
+      const input = Number(name.slice(1)) + 1;
+      if (input <= 3) reply(res, 201, `{"id":${input},"name":"p","categoryId":1}`);
     });
     const file = join(tempDir(), 'animals.ndjson');
     const lines = Array.from({ length: 50 }, (_, i) =>
