@@ -156,15 +156,16 @@ async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): 
   }
 }
 
-/** The outcome of an input still awaited when a second Ctrl-C ends the import at once. */
-export const QUIT_AWAITING = 'quit at once before its answer came';
+/** Where sending stopped, for a Ctrl-C's line: the inputs after `resume` were not sent. */
+const notSentText = (resume: number) =>
+  `inputs after ${resume} were not sent; resume with --skip ${resume}`;
 
 /** What a second Ctrl-C says of where sending stopped: the inputs after `resume` were not
  * sent, unless every one had been. */
 export function quitAtOnceNote(resume: number, everySent: boolean): string {
   return everySent
     ? 'quit at once after every input had been sent'
-    : `quit at once: inputs after ${resume} were not sent; resume with --skip ${resume}`;
+    : `quit at once: ${notSentText(resume)}`;
 }
 
 /** A failure that every later input would meet too: nothing more is sent after it. */
@@ -282,6 +283,12 @@ export async function importPets(
     // Every input read (and so sent or settled): a Ctrl-C after that leaves nothing to resume.
     let readToEnd = false;
     let stoppedReading = false;
+    // Where sending stopped, once every input read is reported: the first input not sent (the
+    // import had stopped on a 401 or an unreachable server), else the first not yet reported.
+    const sendingStopped = () => ({
+      resume: (report.notSent[0] ?? window.unreported) - 1,
+      everySent: readToEnd && report.notSent.length === 0,
+    });
     // A second Ctrl-C ends the process at once. Every input read is reported first, as a
     // timed-out POST is: one still awaited may have been created (and goes to --failed), the
     // others have their outcome; then where to resume (a dry run sends nothing).
@@ -290,15 +297,13 @@ export async function importPets(
       window.abandonRunning(() => ({
         kind: 'failed',
         error: new CliError(
-          `${QUIT_AWAITING}: the animal may have been created`,
+          'quit at once before its answer came: the animal may have been created',
           ExitCode.interrupted,
           'interrupted',
         ),
         uncertain: true,
       }));
-      // Every input read is reported now: where sending stopped is as after a first Ctrl-C.
-      const resume = (report.notSent[0] ?? window.unreported) - 1;
-      const everySent = readToEnd && report.notSent.length === 0;
+      const { resume, everySent } = sendingStopped();
       return report.quitAtOnce(quitAtOnceNote(resume, everySent));
     });
     try {
@@ -342,11 +347,8 @@ export async function importPets(
       }
     }
 
-    // Where sending stopped: the first input not sent (the import had stopped on a 401 or an
-    // unreachable server), else the first not yet reported.
-    const resume = (report.notSent[0] ?? window.unreported) - 1;
-    const everySent = readToEnd && report.notSent.length === 0;
-    const notSent = `inputs after ${resume} were not sent; resume with --skip ${resume}`;
+    const { resume, everySent } = sendingStopped();
+    const notSent = notSentText(resume);
     // What --failed misses, however the import ends; on a normal end a failed write of it is
     // the import's failure (below), on the others it is said beside the reason it stopped.
     const failedFileError = failedFile?.error

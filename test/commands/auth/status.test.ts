@@ -3,6 +3,12 @@ import { run, configSetup as setup, writeConfigFile } from '../../helpers/cli.js
 import { api, KEY, unexpected } from '../../helpers/http.js';
 
 const PET_PAGE = '[{"id":1,"name":"Rex","categoryId":2,"status":"available"}]';
+/** What a person gets on stderr for a stored key the API rejects: the facts, then the error. */
+const REJECTED =
+  'profile  production\n' +
+  'base URL https://api.animal-store.example/v1 (from profile)\n' +
+  'key      ****wxyz (from config)\n' +
+  'error: the API rejected the key ****wxyz from config (HTTP 401); to store a new key for profile production, run `store auth login`\n';
 
 describe('store auth status', () => {
   const storedKey = (file: string, key = KEY) =>
@@ -143,24 +149,13 @@ describe('store auth status', () => {
     expect(result).toEqual({
       code: 4,
       stdout: '',
-      stderr:
-        'profile  production\n' +
-        'base URL https://api.animal-store.example/v1 (from profile)\n' +
-        'key      ****wxyz (from config)\n' +
-        'error: the API rejected the key ****wxyz from config (HTTP 401); to store a new key for profile production, run `store auth login`\n',
+      stderr: REJECTED,
       prompts: [],
     });
   });
 
   it.each([
-    [
-      [],
-      '',
-      'profile  production\n' +
-        'base URL https://api.animal-store.example/v1 (from profile)\n' +
-        'key      ****wxyz (from config)\n' +
-        'error: the API rejected the key ****wxyz from config (HTTP 401); to store a new key for profile production, run `store auth login`\n',
-    ],
+    [[], '', REJECTED],
     [
       ['--json'],
       '{"profile":"production","baseUrl":"https://api.animal-store.example/v1","baseUrlSource":"profile","keySource":"config","key":"****wxyz","valid":false}\n',
