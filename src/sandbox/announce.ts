@@ -62,9 +62,8 @@ export async function announceSandbox(
   } catch {
     reached = undefined;
   }
-  // (A trailing slash makes no other URL: the client joins paths without it.)
   const urlNeeded = reached
-    ? reached.baseUrl.replace(/\/+$/, '') !== url
+    ? requestRoot(reached.baseUrl) !== requestRoot(url)
     : !recorded && url !== builtin?.baseUrl;
   const keyNeeded = reached ? reached.apiKey !== apiKey : apiKey !== builtin?.apiKey;
   const prefix = [
@@ -75,6 +74,17 @@ export async function announceSandbox(
     readyLine: `Sandbox ready: ${[...prefix, 'store -p sandbox pets list'].join(' ')}`,
     withdraw,
   };
+}
+
+/** The URL requests are sent under, as the client makes it (api/client.ts): parsed, so that
+ * `HTTP://…` or `…/v1/.` is the sandbox's own URL, and joined to paths without a trailing
+ * slash. A URL that does not parse reaches nothing: its own text. */
+function requestRoot(text: string): string {
+  try {
+    return new URL(text).href.replace(/\/+$/, '');
+  } catch {
+    return text;
+  }
 }
 
 function reason(error: unknown): string {

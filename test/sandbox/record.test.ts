@@ -276,7 +276,7 @@ describe('announceSandbox', () => {
     expect(warnings).toEqual([]);
   });
 
-  it('asks for no STORE_BASE_URL when `-p sandbox` reaches it with a trailing slash', async () => {
+  it('asks for no STORE_BASE_URL when `-p sandbox` reaches it with a trailing slash or another spelling', async () => {
     // `profile set sandbox --base-url http://127.0.0.1:4010/v1/` with the sandbox on 4010.
     const reaches = async () => ({ baseUrl: `${URL_A}/`, apiKey: 'sandbox' });
     const elsewhere = async () => ({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sandbox' });
@@ -284,6 +284,13 @@ describe('announceSandbox', () => {
     const plain = await announceSandbox(env, URL_A, 'sandbox', () => {}, reaches);
     expect(plain.readyLine).toBe('Sandbox ready: store -p sandbox pets list');
     await plain.withdraw();
+    // Other spellings of the same URL, as the client parses them.
+    for (const spelling of [URL_A.replace('http:', 'HTTP:'), `${URL_A}/.`, `${URL_A}/x/..`]) {
+      const same = async () => ({ baseUrl: spelling, apiKey: 'sandbox' });
+      const announced = await announceSandbox(env, URL_A, 'sandbox', () => {}, same);
+      expect(announced.readyLine, spelling).toBe('Sandbox ready: store -p sandbox pets list');
+      await announced.withdraw();
+    }
     const other = await announceSandbox(env, URL_A, 'sandbox', () => {}, elsewhere);
     expect(other.readyLine).toBe(
       `Sandbox ready: STORE_BASE_URL=${URL_A} store -p sandbox pets list`,
