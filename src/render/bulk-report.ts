@@ -184,6 +184,9 @@ export class BulkReport {
   quitAtOnce(extra: string): string {
     this.stopProgress();
     this.flush();
+    // A terminal's table of the animals created, if its renderer is loaded (it is, but for
+    // the first milliseconds of an import): their IDs are shown only there.
+    this.rows?.endAtOnce();
     return `${this.notSentLine()}${this.stopLineText('interrupted', extra, `${this.summary()}; ${extra}`)}`;
   }
 

@@ -44,6 +44,10 @@ export interface RowWriter<T> {
   write(row: T): void;
   /** Writes what is held back (a terminal table) and ends. */
   end(): Promise<void>;
+  /** Writes what is held back without waiting, as the process is about to end by a signal
+   * (a second Ctrl-C): a terminal table is drawn if its renderer is loaded by then (it is
+   * loaded from the first row on), uncoloured rows if chalk is not. Ends the writer. */
+  endAtOnce(): void;
 }
 
 /**
@@ -58,17 +62,21 @@ export function rowWriter<T>(io: IOStreams, columns: readonly Column<T>[]): RowW
     const header = `${columns.map((c) => tsvField(c.header)).join('\t')}\n`;
     if (!io.colorOut) {
       io.out(header);
-      return { write: (row) => io.out(line(row)), end: async () => {} };
+      return { write: (row) => io.out(line(row)), end: async () => {}, endAtOnce: () => {} };
     }
     // Colour off a terminal (FORCE_COLOR) is rare: chalk is loaded for it, and rows written
     // meanwhile wait for it, in order.
     let held: T[] | undefined = [];
+    const release = () => {
+      if (!held) return;
+      io.out(header);
+      for (const row of held) io.out(line(row));
+      held = undefined;
+    };
     const ready = import('./table.js').then(({ chalkFor }) => {
       const chalk = chalkFor(true);
-      paint = (cells) => cells.map((text, i) => columns[i]?.color?.(text, chalk) ?? text);
-      io.out(header);
-      for (const row of held ?? []) io.out(line(row));
-      held = undefined;
+      if (held) paint = (cells) => cells.map((text, i) => columns[i]?.color?.(text, chalk) ?? text);
+      release();
     });
     return {
       write: (row) => {
@@ -76,6 +84,7 @@ export function rowWriter<T>(io: IOStreams, columns: readonly Column<T>[]): RowW
         else io.out(line(row));
       },
       end: () => ready,
+      endAtOnce: release,
     };
   }
   const table: CellTable = {
@@ -87,8 +96,27 @@ export function rowWriter<T>(io: IOStreams, columns: readonly Column<T>[]): RowW
     rows: [],
   };
   table.natural = table.headers.map(textWidth);
+  let drawTable: typeof import('./table.js').drawTable | undefined;
+  let loading: Promise<void> | undefined;
+  const load = () => {
+    if (!loading) {
+      loading = import('./table.js').then((renderer) => {
+        drawTable = renderer.drawTable;
+      });
+      // Awaited by end(); a process that ends without it must not die of the rejection.
+      loading.catch(() => {});
+    }
+    return loading;
+  };
+  let drawn = false;
+  const draw = () => {
+    if (drawn || !drawTable) return;
+    drawn = true;
+    drawTable(io, table);
+  };
   return {
     write: (row) => {
+      load();
       const cells = columns.map((column) => sanitize(cellText(column.value(row))));
       for (const [i, text] of cells.entries()) {
         const width = textWidth(text);
@@ -97,9 +125,10 @@ export function rowWriter<T>(io: IOStreams, columns: readonly Column<T>[]): RowW
       table.rows.push(cells);
     },
     end: async () => {
-      const { drawTable } = await import('./table.js');
-      drawTable(io, table);
+      await load();
+      draw();
     },
+    endAtOnce: draw,
   };
 }
 

@@ -99,15 +99,19 @@ describe.runIf(hasScript || process.env.CI)('pets add --file on a terminal', () 
     const result = await ended;
     expect(result.stdout).toMatch(/3 created, 0 failed \(\d+\/s\)/);
     const screen = screenLines(result.stdout);
-    // What stays: the line about the requests in flight, the two inputs still awaited, and
-    // where the import stands (the table, drawn when its rows end, never is), then nothing:
-    // the progress line is gone.
+    // What stays: the line about the requests in flight, the two inputs still awaited, the
+    // table of the animals created (their IDs are shown nowhere else; it was never drawn),
+    // and where the import stands, then nothing: the progress line is gone.
     expect(screen.at(-1)).toBe('');
     expect(screen.filter((line) => /created, \d+ failed/.test(line))).toEqual([]);
-    expect(screen.slice(-5, -2)).toEqual([
+    expect(screen.slice(-9, -2)).toEqual([
       'waiting for 2 requests in flight (Ctrl-C again to quit at once)',
       'error: input 4: quit at once before its answer came: the animal may have been created',
       'error: input 5: quit at once before its answer came: the animal may have been created',
+      'ID  NAME  CATEGORY  STATUS',
+      '1   p     1',
+      '2   p     1',
+      '3   p     1',
     ]);
     expect(screen.at(-2)).toMatch(
       /^3 created, 2 may have been created \(inputs 4-5: no clear answer\) in \d+\.\d s \(\d+\/s\); quit at once: inputs after 5 were not sent; resume with --skip 5$/,

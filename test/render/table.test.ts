@@ -1,11 +1,11 @@
 // Tables on a terminal fit its width: text columns cut with …, widest first, the ID never;
 // tab-separated and JSON output are never cut.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PET_COLUMNS } from '../../src/commands/pets/columns.js';
 import { terminalColumns } from '../../src/io.js';
 import { fitColumns } from '../../src/render/layout.js';
-import { renderAny, renderRows } from '../../src/render/output.js';
+import { renderAny, renderRows, rowWriter } from '../../src/render/output.js';
 import { textWidth } from '../../src/render/width.js';
 import type { Pet } from '../../src/schemas.js';
 import { baseEnv, run, testIO } from '../helpers/cli.js';
@@ -358,5 +358,45 @@ describe('big outputs', () => {
     expect(lines).toHaveLength(140_002);
     expect(lines[0]).toBe('ID      NAME        CATEGORY  STATUS');
     expect(lines[140_000]).toBe('139999  Pet 139999  1         sold');
+  });
+});
+
+describe('rows ended at once (a second Ctrl-C, the process about to end)', () => {
+  const PET = { id: 7, name: 'Rex', categoryId: 1, status: 'sold' } as const;
+
+  it('draws a terminal table once its renderer is loaded, and only once', async () => {
+    const { io, out } = testIO({ tty: { stdout: true }, columns: 80 }, NO_COLOR);
+    const writer = rowWriter(io, PET_COLUMNS);
+    writer.write(PET);
+    // Loaded from the first row on; until then, nothing can be drawn without waiting.
+    await vi.waitFor(() => {
+      writer.endAtOnce();
+      expect(out.text).not.toBe('');
+    });
+    expect(out.text).toBe('ID  NAME  CATEGORY  STATUS\n7   Rex   1         sold\n');
+    writer.endAtOnce();
+    await writer.end();
+    expect(out.text).toBe('ID  NAME  CATEGORY  STATUS\n7   Rex   1         sold\n');
+  });
+
+  it('draws nothing before the renderer is loaded, and end() still draws the table once', async () => {
+    const { io, out } = testIO({ tty: { stdout: true }, columns: 80 }, NO_COLOR);
+    const writer = rowWriter(io, PET_COLUMNS);
+    writer.write(PET);
+    writer.endAtOnce();
+    expect(out.text).toBe('');
+    await writer.end();
+    expect(out.text).toBe('ID  NAME  CATEGORY  STATUS\n7   Rex   1         sold\n');
+  });
+
+  it('writes rows held for chalk (FORCE_COLOR into a pipe) uncoloured, once', async () => {
+    const { io, out } = testIO({}, { FORCE_COLOR: '1' });
+    const writer = rowWriter(io, PET_COLUMNS);
+    writer.write(PET);
+    expect(out.text).toBe('');
+    writer.endAtOnce();
+    expect(out.text).toBe('ID\tNAME\tCATEGORY\tSTATUS\n7\tRex\t1\tsold\n');
+    await writer.end();
+    expect(out.text).toBe('ID\tNAME\tCATEGORY\tSTATUS\n7\tRex\t1\tsold\n');
   });
 });
