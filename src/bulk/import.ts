@@ -241,10 +241,22 @@ export async function importPets(
         });
 
     let stopped: { n: number; error: CliError } | undefined;
+    // The inputs whose request is on its way now. The others started wait for a place in the
+    // limiter, or to be sent again after a 429 (a POST is sent again only when nothing was
+    // created): a second Ctrl-C knows that they created nothing.
+    const onTheWire = new Set<number>();
     const send = async (n: number, pet: NewPet): Promise<Outcome> => {
       try {
         const created = await createPet(api as NonNullable<typeof api>, pet, {
-          throttle: (attempt) => limiter.run(attempt),
+          throttle: (attempt) =>
+            limiter.run(async () => {
+              onTheWire.add(n);
+              try {
+                return await attempt();
+              } finally {
+                onTheWire.delete(n);
+              }
+            }),
         });
         limiter.succeeded();
         return { kind: 'created', pet: created };
@@ -289,20 +301,32 @@ export async function importPets(
       resume: (report.notSent[0] ?? window.unreported) - 1,
       everySent: readToEnd && report.notSent.length === 0,
     });
-    // A second Ctrl-C ends the process at once. Every input read is reported first, as a
-    // timed-out POST is: one still awaited may have been created (and goes to --failed), the
-    // others have their outcome; then where to resume (a dry run sends nothing).
+    // A second Ctrl-C ends the process at once. Every input read is reported first: one whose
+    // request is on its way as a timed-out POST is (it may have been created), one waiting
+    // for its turn as failed; both go to --failed, and the others have their outcome. Then
+    // where to resume (a dry run sends nothing).
     const forgetQuitNote = io.whenQuitAtOnce(() => {
       if (opts.dryRun) return undefined;
-      window.abandonRunning(() => ({
-        kind: 'failed',
-        error: new CliError(
-          'quit at once before its answer came: the animal may have been created',
-          ExitCode.interrupted,
-          'interrupted',
-        ),
-        uncertain: true,
-      }));
+      window.abandonRunning((n) =>
+        onTheWire.has(n)
+          ? {
+              kind: 'failed',
+              error: new CliError(
+                'quit at once before its answer came: the animal may have been created',
+                ExitCode.interrupted,
+                'interrupted',
+              ),
+              uncertain: true,
+            }
+          : {
+              kind: 'failed',
+              error: new CliError(
+                'quit at once while it waited for its turn to be sent: the animal was not created',
+                ExitCode.interrupted,
+                'interrupted',
+              ),
+            },
+      );
       const { resume, everySent } = sendingStopped();
       return report.quitAtOnce(quitAtOnceNote(resume, everySent));
     });

@@ -190,6 +190,48 @@ describe('pets add --file in bulk', () => {
     expect(out.text.match(/"input":2/g)).toHaveLength(1);
   });
 
+  it('a second Ctrl-C tells an input waiting for its turn after a 429 from one on its way', async () => {
+    // Input 1 is never answered; input 2 is answered 429, which halves the limiter to one
+    // request at a time, so once its Retry-After second is over it waits for input 1. Both
+    // were reported "may have been created", though input 2 was certainly not.
+    const server = await faultServer((_req, res, n) => {
+      if (server.seen[n - 1]?.body.includes('"wait2')) {
+        res.setHeader('retry-after', '1');
+        reply(res, 429, '{"code":"rate_limited","message":"slow down","status":429}');
+      }
+    });
+    const env = envFor(server.url);
+    const stdin = new PassThrough();
+    const { io, out, err } = testIO({ stdin }, env);
+    const controller = new AbortController();
+    const failed = join(tempDir(), 'failed.ndjson');
+    const argv = ['pets', 'add', '--file', '-', '--json', '--concurrency', '2', '--failed', failed];
+    const ended = main(argv, { io, env, signal: controller.signal });
+    stdin.end('{"name":"hang1","categoryId":1}\n{"name":"wait2","categoryId":1}\n');
+    while (server.seen.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    // Past the Retry-After second: input 2 waits in the limiter, not sent again.
+    await new Promise((resolve) => setTimeout(resolve, 1300));
+    controller.abort();
+    while (!err.text.includes('Ctrl-C again'))
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    io.quitAtOnce();
+    expect(server.seen.map((request) => JSON.parse(request.body).name)).toEqual(['hang1', 'wait2']);
+    expect({ stdout: out.text, stderr: err.text }).toEqual({
+      stdout:
+        '{"input":1,"error":{"code":"interrupted","message":"quit at once before its answer came: the animal may have been created","status":null}}\n' +
+        '{"input":2,"error":{"code":"interrupted","message":"quit at once while it waited for its turn to be sent: the animal was not created","status":null}}\n',
+      stderr:
+        'waiting for 2 requests in flight (Ctrl-C again to quit at once)\n' +
+        '{"error":{"code":"interrupted","message":"quit at once after every input had been sent","status":null}}\n',
+    });
+    // Both are in --failed, to send again (input 1 after a look for it).
+    expect(readFileSync(failed, 'utf8')).toBe(
+      '{"name":"hang1","categoryId":1}\n{"name":"wait2","categoryId":1}\n',
+    );
+    // (A process would have ended here; this one waits on input 1 until the server closes.)
+    void ended;
+  });
+
   it('a second Ctrl-C after a stop (401) names the inputs not sent and resumes at the first', async () => {
     // It said "quit at once after every input had been sent", without the not-sent line.
     const server = await faultServer((_req, res, n) => {
