@@ -217,7 +217,11 @@ export class BulkReport {
       parts.push(`${this.notSent.length} not sent (${namedInputs(this.notSent)})`);
     if (this.options.dryRun) parts.push('nothing was sent');
     const seconds = this.elapsedSeconds;
-    const time = `in ${seconds.toFixed(1)} s (${Math.round((this.created + this.valid) / Math.max(seconds, 0.001))}/s)`;
+    // A rate of typing is no rate of the server's ("0/s"): animals typed at the terminal get none.
+    const rate = this.options.typedInput
+      ? ''
+      : ` (${Math.round((this.created + this.valid) / Math.max(seconds, 0.001))}/s)`;
+    const time = `in ${seconds.toFixed(1)} s${rate}`;
     return this.io.stderrIsTTY ? `${parts.join(', ')} ${time}` : parts.join(', ');
   }
 
