@@ -37,6 +37,30 @@ __store_step() {
     'profile:set') cmd='profile set' ;;
     'profile:remove') cmd='profile remove' ;;
     'profile:help') cmd='profile help' ;;
+    'help:pets') cmd='help pets' ;;
+    'help:messages') cmd='help messages' ;;
+    'help:orders') cmd='help orders' ;;
+    'help:auth') cmd='help auth' ;;
+    'help:profile') cmd='help profile' ;;
+    'help:api') cmd='help api' ;;
+    'help:sandbox') cmd='help sandbox' ;;
+    'help:completion') cmd='help completion' ;;
+    'help:environment') cmd='help environment' ;;
+    'help:exit-codes') cmd='help exit-codes' ;;
+    'help:formatting') cmd='help formatting' ;;
+    'help pets:list') cmd='help pets list' ;;
+    'help pets:add') cmd='help pets add' ;;
+    'help pets:get') cmd='help pets get' ;;
+    'help messages:send') cmd='help messages send' ;;
+    'help orders:list') cmd='help orders list' ;;
+    'help auth:login') cmd='help auth login' ;;
+    'help auth:logout') cmd='help auth logout' ;;
+    'help auth:status') cmd='help auth status' ;;
+    'help auth:token') cmd='help auth token' ;;
+    'help profile:list') cmd='help profile list' ;;
+    'help profile:use') cmd='help profile use' ;;
+    'help profile:set') cmd='help profile set' ;;
+    'help profile:remove') cmd='help profile remove' ;;
     'pets list:--status') want='w:available pending sold' ;;
     'pets list:--limit') want='none' ;;
     'pets add:--name') want='none' ;;
@@ -97,7 +121,12 @@ __store_positional() {
     'profile help:0') want='w:list use set remove' ;;
     'api:0') want='w:/pets /pets/{petId} /messages /store/orders' ;;
     'completion:0') want='w:bash zsh fish' ;;
-    'help:0') want='w:environment exit-codes formatting pets messages orders auth profile api sandbox completion' ;;
+    'help:0') want='w:pets messages orders auth profile api sandbox completion environment exit-codes formatting' ;;
+    'help pets:0') want='w:list add get' ;;
+    'help messages:0') want='w:send' ;;
+    'help orders:0') want='w:list' ;;
+    'help auth:0') want='w:login logout status token' ;;
+    'help profile:0') want='w:list use set remove' ;;
   esac
 }
 

@@ -2,12 +2,12 @@
 import type { Command } from 'commander';
 import { bashScript } from './bash.js';
 import { fishScript } from './fish.js';
-import { completionModel } from './model.js';
+import { completionModel, withHelpWalk } from './model.js';
 import type { Shell } from './shells.js';
 import { zshScript } from './zsh.js';
 
 const RENDERERS = { bash: bashScript, zsh: zshScript, fish: fishScript } as const;
 
 export function completionScript(shell: Shell, program: Command): string {
-  return RENDERERS[shell](completionModel(program));
+  return RENDERERS[shell](withHelpWalk(completionModel(program)));
 }

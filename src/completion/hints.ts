@@ -2,7 +2,6 @@
 // value but not what the value is: each command's declaration (commands/define.ts) says it,
 // and it is attached to commander's Option or Argument here for the completion model to read.
 import type { Argument, Command, Option } from 'commander';
-import { HELP_TOPIC_NAMES } from '../commands/help/topics.js';
 
 export type Values =
   | { kind: 'words'; words: readonly string[] }
@@ -35,9 +34,9 @@ export function argumentValues(
   index: number,
 ): Values | undefined {
   if (argument.argChoices) return words(argument.argChoices);
-  // `store help <command>` and commander's `store pets help <command>`: the commands
-  // beside it, and at the top the help topics as well.
-  if (path.at(-1) === 'help' && index === 0) {
+  // Commander's `store pets help <command>`: the commands beside it. (The scripts walk the
+  // whole tree after `store help`: withHelpWalk.)
+  if (path.length > 1 && path.at(-1) === 'help' && index === 0) {
     const parent = path
       .slice(0, -1)
       .reduce<Command | undefined>(
@@ -50,7 +49,7 @@ export function argumentValues(
       .visibleCommands(parent)
       .map((sub) => sub.name())
       .filter((name) => name !== 'help');
-    return words(path.length === 1 ? [...HELP_TOPIC_NAMES, ...siblings] : siblings);
+    return words(siblings);
   }
   return declared.get(argument);
 }

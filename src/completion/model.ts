@@ -3,6 +3,7 @@
 // The shell renderers only turn this model into script text, so a new command or flag is
 // completed as soon as it is registered.
 import type { Argument, Command, Option } from 'commander';
+import { HELP_TOPICS } from '../commands/help/topics.js';
 import { argumentValues, optionValues, type Values } from './hints.js';
 
 export interface OptionSpec {
@@ -17,7 +18,7 @@ export interface CommandSpec {
   /** The words that lead to it from the program, e.g. ['pets', 'list']; [] for the program. */
   path: string[];
   description: string;
-  /** Names and aliases of its visible subcommands. */
+  /** Names and aliases of its visible subcommands (for `help` in the completion scripts: what it takes, see withHelpWalk). */
   subcommands: { name: string; aliases: string[]; description: string }[];
   /** Its options that are not in `common`. */
   options: OptionSpec[];
@@ -68,6 +69,50 @@ export function completionModel(program: Command): CompletionModel {
     };
   });
   return { name: program.name(), commands, common };
+}
+
+/**
+ * For the completion scripts, `store help pets <TAB>`: the top-level `help` takes a command's
+ * path a word at a time, or a help topic. It is given those as subcommands, and each group a
+ * `help <group>` whose subcommands are the group's, so that every shell walks it as it walks
+ * the commands. (Not for the man page and the README, which list the commands themselves.)
+ */
+export function withHelpWalk(model: CompletionModel): CompletionModel {
+  const { commands } = model;
+  const at = (path: string[]) =>
+    commands.find((command) => command.path.join(' ') === path.join(' '));
+  const top = at(['help']);
+  if (!top) return model;
+  const targets = (at([])?.subcommands ?? []).filter((sub) => sub.name !== 'help');
+  const help: CommandSpec = {
+    ...top,
+    subcommands: [
+      ...targets,
+      ...Object.entries(HELP_TOPICS).map(([name, topic]) => ({
+        name,
+        aliases: [],
+        description: topic.summary,
+      })),
+    ],
+  };
+  const walked: CommandSpec[] = [];
+  for (const target of targets) {
+    const group = at([target.name]);
+    const verbs = (group?.subcommands ?? []).filter((sub) => sub.name !== 'help');
+    if (group && verbs.length > 0) {
+      walked.push({
+        path: ['help', target.name],
+        description: group.description,
+        subcommands: verbs,
+        options: [],
+        arguments: [],
+      });
+    }
+  }
+  return {
+    ...model,
+    commands: [...commands.map((command) => (command === top ? help : command)), ...walked],
+  };
 }
 
 function optionSpec(option: Option): OptionSpec {

@@ -165,6 +165,11 @@ const CASES: [string, string[]][] = [
   ['store profile use --json ', ['eu', 'production', 'sandbox', 'staging', 'team-b']],
   // After `help` under a noun: its commands, not the help topics.
   ['store pets help ', [...PETS_VERBS].sort()],
+  // `store help` takes a command's path: after a noun, its commands; nothing after a verb.
+  ['store help pets ', [...PETS_VERBS].sort()],
+  ['store help pets l', ['list']],
+  ['store help pets list ', []],
+  ['store help exit-codes ', []],
 ];
 
 /** `--flag=value`, as each shell offers it (bash splits the line at `=` itself: not here). */
