@@ -66,17 +66,21 @@ export class NetworkError extends CliError {
       /** A passing trouble before the request left (a proxy's 429 or 5xx to CONNECT): worth
        * another attempt, whatever the method. */
       passing?: boolean;
+      /** The status a proxy answered CONNECT with. */
+      proxyStatus?: number;
     },
   ) {
     super(message, ExitCode.network, code, null, options);
     this.unreachable = options?.unreachable ?? false;
     this.maybeDelivered = options?.maybeDelivered ?? false;
     this.passing = options?.passing ?? false;
+    this.proxyStatus = options?.proxyStatus;
   }
 
   readonly unreachable: boolean;
   readonly maybeDelivered: boolean;
   readonly passing: boolean;
+  readonly proxyStatus: number | undefined;
 }
 
 /** A gateway that gave up waiting (504) or got no good answer (502): the server behind it may

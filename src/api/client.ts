@@ -5,7 +5,13 @@
 // beside this file; `store api` calls `request` itself.
 
 import { maskKey } from '../config/profiles.js';
-import { AuthError, CancelledError, type CliError, ResponseError } from '../errors.js';
+import {
+  AuthError,
+  CancelledError,
+  type CliError,
+  NetworkError,
+  ResponseError,
+} from '../errors.js';
 import type { Env } from '../io.js';
 import {
   JsonDepthError,
@@ -177,8 +183,14 @@ export class ApiClient {
         };
         exchange = await (opts.throttle ? opts.throttle(attemptOnce) : attemptOnce());
       } catch (error) {
-        if (last || !retriesFailure(method, error)) throw withAttempts(error, attempt);
-        await this.pause(opts, backoffMs(attempt - 1, timing), (error as Error).message, attempt);
+        // A proxy's 429 to CONNECT asks to slow down as the service's own does: as many
+        // attempts, and a notice with the status (a bulk add then sends fewer at once).
+        const proxyLimited = error instanceof NetworkError && error.proxyStatus === 429;
+        const again = proxyLimited ? attempt <= (timing.rateLimitRetries ?? timing.retries) : !last;
+        if (!again || !retriesFailure(method, error)) throw withAttempts(error, attempt);
+        const reason = (error as Error).message;
+        const status = proxyLimited ? 429 : undefined;
+        await this.pause(opts, backoffMs(attempt - 1, timing), reason, attempt, status);
         continue;
       }
       this.traceResponse(exchange, started);

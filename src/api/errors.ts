@@ -105,7 +105,7 @@ export function networkError(
     return new NetworkError(
       `the proxy refused to connect to ${url.host}: HTTP ${proxyStatus} ${phrase}`,
       'proxy_error',
-      { cause: error, unreachable: refusal, passing: !refusal },
+      { cause: error, unreachable: refusal, passing: !refusal, proxyStatus: status },
     );
   }
   let reason = code ? NETWORK_REASONS[code] : undefined;

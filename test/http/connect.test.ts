@@ -144,12 +144,13 @@ describe('a request through a proxy', () => {
   );
 
   it.each([
-    ['HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n\r\n'],
-    ['HTTP/1.1 429 Too Many Requests\r\ncontent-length: 0\r\n\r\n'],
-    ['HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\n\r\n'],
+    ['HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n\r\n', 3],
+    // As the service's own 429 in a bulk add: five attempts more.
+    ['HTTP/1.1 429 Too Many Requests\r\ncontent-length: 0\r\n\r\n', 6],
+    ['HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\n\r\n', 3],
   ])(
     'does not stop a bulk add for a passing proxy trouble, and tries each input again (%j)',
-    async (answer) => {
+    async (answer, attempts) => {
       // One 503 from the proxy ended a 10,000-animal import at its first input; before that,
       // each input was tried once.
       const proxy = await tcpServer(answer);
@@ -157,15 +158,33 @@ describe('a request through a proxy', () => {
         env: baseEnv({ STORE_API_KEY: KEY, HTTPS_PROXY: proxy.url }),
         stdin: '{"name":"A","categoryId":1}\n'.repeat(3),
       });
-      expect(proxy.connections).toHaveLength(9);
+      expect(proxy.connections).toHaveLength(3 * attempts);
       expect(result.code).toBe(6);
-      const codes = result.stdout
+      const errors = result.stdout
         .trim()
         .split('\n')
-        .map((line) => JSON.parse(line).error.code);
-      expect(codes).toEqual(['proxy_error', 'proxy_error', 'proxy_error']);
+        .map((line) => JSON.parse(line).error);
+      expect(errors.map((error) => error.code)).toEqual([
+        'proxy_error',
+        'proxy_error',
+        'proxy_error',
+      ]);
+      expect(errors[0].message).toMatch(new RegExp(`\\(after ${attempts} attempts\\)$`));
     },
   );
+
+  it('slows a bulk add down when the proxy answers CONNECT with 429, as for the service', async () => {
+    // It was tried again at the same pace, with nothing said.
+    const proxy = await tcpServer('HTTP/1.1 429 Too Many Requests\r\ncontent-length: 0\r\n\r\n');
+    const result = await run(['pets', 'add', '--file', '-', '--concurrency', '1'], {
+      env: baseEnv({ STORE_API_KEY: KEY, HTTPS_PROXY: proxy.url, NO_COLOR: '1' }),
+      stdin: '{"name":"A","categoryId":1}\n',
+      tty: { stderr: true },
+    });
+    expect(result.code).toBe(6);
+    const drawn = result.stderr.replace(/\d+\/s/g, 'N/s').split('\r\u001b[K');
+    expect(drawn).toContain('0 created, 0 failed (N/s); HTTP 429: slowing down');
+  });
 
   it.each(COMMANDS)(
     '%s tries again when the proxy answers CONNECT with a 503 (nothing went past it): exit 6',
