@@ -2,6 +2,7 @@
 
 import { spawn } from 'node:child_process';
 import { existsSync, linkSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -15,8 +16,10 @@ import { BIN, collect, processEnv, storeOnFullDisk } from '../helpers/process.js
 
 const envFor = (url: string) => baseEnv({ STORE_API_KEY: 'bulk-key', STORE_BASE_URL: url });
 
-/** A server that answers each POST after a random delay, counting requests in flight. */
-async function slowServer(delayMs: () => number) {
+/** A server that answers each POST after a delay chosen by its body (by name, not by the
+ * order of arrival, which differs from input order with more than one request in flight),
+ * counting requests in flight. */
+async function slowServer(delayMs: (body: { name: string }) => number) {
   let inFlight = 0;
   let maxInFlight = 0;
   const server = await faultServer((_req, res, n) => {
@@ -25,12 +28,17 @@ async function slowServer(delayMs: () => number) {
     const body = JSON.parse(server.seen[n - 1]?.body ?? '{}');
     setTimeout(() => {
       inFlight -= 1;
-      if (body.name.startsWith('bad'))
-        reply(res, 400, `{"code":"rejected","message":"no ${body.name}","status":400}`);
-      else reply(res, 201, JSON.stringify({ id: Number(body.name.slice(1)), ...body }));
-    }, delayMs());
+      answerByName(res, body);
+    }, delayMs(body));
   });
   return { server, maxInFlight: () => maxInFlight };
+}
+
+/** bad… is refused (400); p7 is created with id 7. */
+function answerByName(res: ServerResponse, body: { name: string }) {
+  if (body.name.startsWith('bad'))
+    reply(res, 400, `{"code":"rejected","message":"no ${body.name}","status":400}`);
+  else reply(res, 201, JSON.stringify({ id: Number(body.name.slice(1)), ...body }));
 }
 
 const lines = (count: number, bad: (i: number) => boolean = () => false) =>
@@ -158,8 +166,9 @@ describe('pets add --file in bulk', () => {
     // Input 1 is answered at once, input 2 after a second, input 3 fails its check and waits
     // for 2 to be reported. The first version said "inputs 2-3 may have been created" and
     // offered --skip 3: input 3, never sent, was lost, and --failed held neither.
-    let answered = 0;
-    const { server } = await slowServer(() => (++answered === 1 ? 0 : 1000));
+    // By name: the first request to arrive may be input 2's (p1 arriving second got the second's
+    // wait, and input 4 was sent).
+    const { server } = await slowServer((body) => (body.name === 'p1' ? 0 : 1000));
     const env = envFor(server.url);
     const failed = join(tempDir(), 'failed.ndjson');
     const input = [...lines(2), '{"categoryId":1}', ...lines(10).slice(3)];
@@ -765,10 +774,28 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
   });
 
   it('names the failure that stopped the import: the first to come back, not a later one', async () => {
-    // Input 1's 401 comes back after input 2's: input 2 stopped the import.
+    // Input 1's 401 comes back after input 2's: input 2 stopped the import. By name, and input
+    // 1's answer waits for input 2's to be written: the two requests may arrive in either order
+    // (p2 arriving first got "refused 1" and the wait), and a wait counted from input 1's arrival
+    // ran out before input 2 arrived on a busy machine.
+    let input1: (() => void) | undefined;
+    let input2Answered = false;
     const server = await faultServer((_req, res, n) => {
-      const said = `{"code":"unauthorized","message":"refused ${n}","status":401}`;
-      setTimeout(() => reply(res, 401, said), n === 1 ? 150 : 0);
+      const input = Number(JSON.parse(server.seen[n - 1]?.body ?? '{}').name.slice(1));
+      const answer = () =>
+        reply(res, 401, `{"code":"unauthorized","message":"refused ${input}","status":401}`);
+      if (input === 1) {
+        if (input2Answered) answer();
+        else input1 = answer;
+        return;
+      }
+      res.on('finish', () =>
+        setTimeout(() => {
+          input2Answered = true;
+          input1?.();
+        }, 150),
+      );
+      answer();
     });
     const result = await run(['pets', 'add', '--file', '-', '--concurrency', '2'], {
       env: envFor(server.url),
@@ -1043,20 +1070,33 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
   ])(
     'after a stop (401) and a Ctrl-C, the --skip offered resumes at the first input not sent (%j)',
     async (flags, last) => {
+      // Input 1 is refused (401), input 2 answered once the Ctrl-C has come; by name, since the
+      // two requests may arrive in either order. The Ctrl-C comes once input 1's failure is
+      // out: input 3, read as input 1 leaves the window, is settled (not sent) by then, and
+      // input 4 waits for input 2. (Fixed waits of 50 and 300 ms, counted from the arrivals,
+      // took p2 arriving first for input 1, and could let the Ctrl-C come before input 3.)
       const controller = new AbortController();
       const server = await faultServer((_req, res, n) => {
-        if (n === 1) return reply(res, 401, '{"code":"unauthorized","message":"no","status":401}');
-        setTimeout(() => controller.abort(), 50);
-        setTimeout(() => reply(res, 201, createdOf(server.seen[n - 1]?.body ?? '{}', n)), 300);
+        const body = server.seen[n - 1]?.body ?? '{}';
+        if (body === PET_LINE(1)) {
+          return reply(res, 401, '{"code":"unauthorized","message":"no","status":401}');
+        }
+        const answer = () => reply(res, 201, createdOf(body, 2));
+        if (controller.signal.aborted) answer();
+        else controller.signal.addEventListener('abort', answer, { once: true });
       });
-      const result = await run(['pets', 'add', '--file', '-', ...flags, '--concurrency', '2'], {
-        env: envFor(server.url),
-        stdin: stdinOf(4),
-        signal: controller.signal,
-      });
-      expect(server.seen.map((r) => r.body)).toEqual([PET_LINE(1), PET_LINE(2)]);
-      expect(result.code).toBe(130);
-      expect(result.stderr.split('\n').at(-2)).toBe(last);
+      const env = envFor(server.url);
+      const { io, out, err } = testIO({ stdin: stdinOf(4) }, env);
+      const argv = ['pets', 'add', '--file', '-', ...flags, '--concurrency', '2'];
+      const ended = main(argv, { io, env, signal: controller.signal });
+      const input1Out = flags.includes('--json') ? '"input":1' : 'error: input 1:';
+      while (!`${out.text}${err.text}`.includes(input1Out)) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      controller.abort();
+      expect(await ended).toBe(130);
+      expect(server.seen.map((r) => r.body).sort()).toEqual([PET_LINE(1), PET_LINE(2)]);
+      expect(err.text.split('\n').at(-2)).toBe(last);
     },
   );
 
@@ -1078,19 +1118,28 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     expect(one.stderr).toBe('error: --skip 1 skips every input: the input has 1 object\n');
   });
 
+  /** Answers each request once a Ctrl-C has come, sent as the second request arrives: both in
+   * flight, the whole input read. Ids by name: the two may arrive in either order (p2 arriving
+   * first got id 1), and answers after a fixed 300 ms could come before the Ctrl-C. */
+  async function ctrlCWithBothInFlight(controller: AbortController) {
+    const server = await faultServer((_req, res, n) => {
+      const body = server.seen[n - 1]?.body ?? '{}';
+      const answer = () => reply(res, 201, createdOf(body, Number(JSON.parse(body).name.slice(1))));
+      controller.signal.addEventListener('abort', answer, { once: true });
+      if (n === 2) controller.abort();
+    });
+    return server;
+  }
+
   it('a Ctrl-C once every input was sent offers no --skip: there is nothing left to resume', async () => {
     const controller = new AbortController();
-    const server = await faultServer((_req, res, n) => {
-      // Ctrl-C while both requests are in flight, the whole input read.
-      if (n === 2) setTimeout(() => controller.abort(), 50);
-      setTimeout(() => reply(res, 201, createdOf(server.seen[n - 1]?.body ?? '{}', n)), 300);
-    });
+    const server = await ctrlCWithBothInFlight(controller);
     const result = await run(['pets', 'add', '--file', '-', '--json'], {
       env: envFor(server.url),
       stdin: stdinOf(2),
       signal: controller.signal,
     });
-    expect(server.seen.map((r) => r.body)).toEqual([PET_LINE(1), PET_LINE(2)]);
+    expect(server.seen.map((r) => r.body).sort()).toEqual([PET_LINE(1), PET_LINE(2)]);
     expect(result).toEqual({
       code: 130,
       stdout: `${createdOf(PET_LINE(1), 1)}\n${createdOf(PET_LINE(2), 2)}\n`,
@@ -1105,10 +1154,7 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
   it('says how many were created when a Ctrl-C interrupts an import in a script that had no failure', async () => {
     // Without --json, the summary line carries the count: it was lost when nothing had failed.
     const controller = new AbortController();
-    const server = await faultServer((_req, res, n) => {
-      if (n === 2) setTimeout(() => controller.abort(), 50);
-      setTimeout(() => reply(res, 201, createdOf(server.seen[n - 1]?.body ?? '{}', n)), 300);
-    });
+    const server = await ctrlCWithBothInFlight(controller);
     const result = await run(['pets', 'add', '--file', '-'], {
       env: envFor(server.url),
       stdin: stdinOf(2),
