@@ -193,12 +193,18 @@ describe('retries', () => {
   it('exits 130 when interrupted while waiting to retry', async () => {
     const server = await faultServer((_req, res) => reply(res, 503, '', { 'retry-after': '10' }));
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 300);
     const started = performance.now();
+    // Ctrl-C once the wait has begun: a timer of 300 ms from the start could fire before the
+    // first answer on a busy machine (a Ctrl-C during the request, not during the wait).
     const result = await run(['pets', 'list'], {
       env: envFor(server.url),
       signal: controller.signal,
-      timing: { sleep: (ms, signal) => sleep(ms, undefined, { signal }) },
+      timing: {
+        sleep: (ms, signal) => {
+          setTimeout(() => controller.abort(), 50);
+          return sleep(ms, undefined, { signal });
+        },
+      },
     });
     expect(result).toEqual({ code: 130, stdout: '', stderr: '', prompts: [] });
     expect(performance.now() - started).toBeLessThan(5000);
