@@ -89,8 +89,9 @@ describe.runIf(hasScript || process.env.CI)('pets add --file on a terminal', () 
       while (!done()) await new Promise((resolve) => setTimeout(resolve, 20));
     };
     await until(() => server.seen.length >= 5);
-    // The progress line is redrawn every half second: its last counts are on the screen then.
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    // The progress line is redrawn every half second: its last counts reach the screen. Waited
+    // for, not a fixed 700 ms, which a busy machine can outlast.
+    await until(() => /3 created, 0 failed \(\d+\/s\)/.test(seen));
     const pid = Number(readFileSync(pidFile, 'utf8'));
     process.kill(pid, 'SIGINT');
     // Once the first is handled (two signals close together can arrive as one).
