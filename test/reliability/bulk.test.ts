@@ -119,14 +119,43 @@ describe('pets add --file in bulk', () => {
   });
 
   it('keeps 8 requests in flight without --concurrency', async () => {
-    const { server, maxInFlight } = await slowServer(() => 300);
+    // Answers are held until 8 are in flight (2 s at most), then go out 300 ms after arrival:
+    // a 9th would arrive meanwhile. Counted from each arrival alone, 300 ms could pass before
+    // the 8th request arrived on a busy machine, and fewer than 8 were ever in flight.
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const held: (() => void)[] = [];
+    let open = false;
+    const openUp = () => {
+      if (open) return;
+      open = true;
+      setTimeout(() => {
+        for (const answer of held.splice(0)) answer();
+      }, 300);
+    };
+    const fallback = setTimeout(openUp, 2000);
+    const server = await faultServer((_req, res, n) => {
+      inFlight += 1;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      const body = JSON.parse(server.seen[n - 1]?.body ?? '{}');
+      const answer = () => {
+        inFlight -= 1;
+        answerByName(res, body);
+      };
+      if (open) setTimeout(answer, 300);
+      else {
+        held.push(answer);
+        if (inFlight === 8) openUp();
+      }
+    });
     const result = await run(['pets', 'add', '--file', '-', '--json'], {
       env: envFor(server.url),
       stdin: `${lines(16).join('\n')}\n`,
     });
+    clearTimeout(fallback);
     expect(result.code).toBe(0);
     expect(server.seen).toHaveLength(16);
-    expect(maxInFlight()).toBe(8);
+    expect(maxInFlight).toBe(8);
   });
 
   it('streams tab-separated rows and names each failure by its line on stderr', async () => {
