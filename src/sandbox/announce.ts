@@ -1,7 +1,7 @@
 // What `store sandbox` tells the rest of the machine: a record in the config folder (so that
 // `store -p sandbox …` reaches it on any port, see config/sandbox-record.ts) and the line
 // naming the command to use.
-import { isLoopbackHost } from '../api/urls.js';
+import { isLoopbackHost, parseBaseUrl } from '../api/urls.js';
 import { configDir } from '../config/dir.js';
 import { BUILTIN_PROFILES } from '../config/profiles.js';
 import { publishSandbox } from '../config/sandbox-record.js';
@@ -63,7 +63,8 @@ export async function announceSandbox(
     reached = undefined;
   }
   const urlNeeded = reached
-    ? requestRoot(reached.baseUrl) !== requestRoot(url)
+    ? requestRoot(reached.baseUrl) === undefined ||
+      requestRoot(reached.baseUrl) !== requestRoot(url)
     : !recorded && url !== builtin?.baseUrl;
   const keyNeeded = reached ? reached.apiKey !== apiKey : apiKey !== builtin?.apiKey;
   const prefix = [
@@ -78,12 +79,13 @@ export async function announceSandbox(
 
 /** The URL requests are sent under, as the client makes it (api/client.ts): parsed, so that
  * `HTTP://…` or `…/v1/.` is the sandbox's own URL, and joined to paths without a trailing
- * slash. A URL that does not parse reaches nothing: its own text. */
-function requestRoot(text: string): string {
+ * slash. One the client refuses (a carriage return from a CRLF env file, which the URL parser
+ * alone would drop) reaches nothing: undefined. */
+function requestRoot(text: string): string | undefined {
   try {
-    return new URL(text).href.replace(/\/+$/, '');
+    return parseBaseUrl(text, 'the URL').href.replace(/\/+$/, '');
   } catch {
-    return text;
+    return undefined;
   }
 }
 

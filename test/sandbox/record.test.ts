@@ -296,6 +296,16 @@ describe('announceSandbox', () => {
       `Sandbox ready: STORE_BASE_URL=${URL_A} store -p sandbox pets list`,
     );
     await other.withdraw();
+    // What the URL parser alone would read as the same URL, and the client refuses (exit 2):
+    // a carriage return from a CRLF env file, a space, a tab.
+    for (const refused of [`${URL_A}\r`, `${URL_A} `, URL_A.replace('/v1', '/v\t1')]) {
+      const broken = async () => ({ baseUrl: refused, apiKey: 'sandbox' });
+      const announced = await announceSandbox(env, URL_A, 'sandbox', () => {}, broken);
+      expect(announced.readyLine, JSON.stringify(refused)).toBe(
+        `Sandbox ready: STORE_BASE_URL=${URL_A} store -p sandbox pets list`,
+      );
+      await announced.withdraw();
+    }
   });
 
   it('names the key when it is not the profile’s, quoted for the shell', async () => {
