@@ -161,11 +161,13 @@ const notSentText = (resume: number) =>
   `inputs after ${resume} were not sent; resume with --skip ${resume}`;
 
 /** What a second Ctrl-C says of where sending stopped: the inputs after `resume` were not
- * sent, unless every one had been. */
-export function quitAtOnceNote(resume: number, everySent: boolean): string {
-  return everySent
-    ? 'quit at once after every input had been sent'
-    : `quit at once: ${notSentText(resume)}`;
+ * sent, unless every one had been read; then whether every one had been sent (`waited`: some
+ * still waited for their turn, and are reported as not created). */
+export function quitAtOnceNote(resume: number, everyRead: boolean, waited = false): string {
+  if (!everyRead) return `quit at once: ${notSentText(resume)}`;
+  return waited
+    ? 'quit at once after every input had been read (not all had been sent)'
+    : 'quit at once after every input had been sent';
 }
 
 /** A failure that every later input would meet too: nothing more is sent after it. */
@@ -307,8 +309,10 @@ export async function importPets(
     // where to resume (a dry run sends nothing).
     const forgetQuitNote = io.whenQuitAtOnce(() => {
       if (opts.dryRun) return undefined;
-      window.abandonRunning((n) =>
-        onTheWire.has(n)
+      let waited = false;
+      window.abandonRunning((n) => {
+        if (!onTheWire.has(n)) waited = true;
+        return onTheWire.has(n)
           ? {
               kind: 'failed',
               error: new CliError(
@@ -325,10 +329,10 @@ export async function importPets(
                 ExitCode.interrupted,
                 'interrupted',
               ),
-            },
-      );
+            };
+      });
       const { resume, everySent } = sendingStopped();
-      return report.quitAtOnce(quitAtOnceNote(resume, everySent));
+      return report.quitAtOnce(quitAtOnceNote(resume, everySent, waited));
     });
     try {
       for await (const input of untilAborted(readInputs(stream), signal)) {

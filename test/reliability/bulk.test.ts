@@ -261,7 +261,7 @@ describe('pets add --file in bulk', () => {
         '{"input":2,"error":{"code":"interrupted","message":"quit at once while it waited for its turn to be sent: the animal was not created","status":null}}\n',
       stderr:
         'waiting for 2 requests in flight (Ctrl-C again to quit at once)\n' +
-        '{"error":{"code":"interrupted","message":"quit at once after every input had been sent","status":null}}\n',
+        '{"error":{"code":"interrupted","message":"quit at once after every input had been read (not all had been sent)","status":null}}\n',
     });
     // Both are in --failed, to send again (input 1 after a look for it).
     expect(readFileSync(failed, 'utf8')).toBe(
@@ -325,6 +325,12 @@ describe('pets add --file in bulk', () => {
       'quit at once: inputs after 3 were not sent; resume with --skip 3',
     );
     expect(quitAtOnceNote(7, true)).toBe('quit at once after every input had been sent');
+    expect(quitAtOnceNote(7, true, true)).toBe(
+      'quit at once after every input had been read (not all had been sent)',
+    );
+    expect(quitAtOnceNote(3, false, true)).toBe(
+      'quit at once: inputs after 3 were not sent; resume with --skip 3',
+    );
   });
 
   it.each([
