@@ -5,7 +5,7 @@ import { type CliError, describeError, toReport } from '../errors.js';
 import { type IOStreams, type StatusLine, writeErrorsArrived } from '../io.js';
 import { stringifyJson } from '../json.js';
 import type { Pet } from '../schemas.js';
-import { type Column, type RowWriter, rowWriter } from './output.js';
+import { type Column, loadTable, type RowWriter, rowWriter } from './output.js';
 import { sanitize } from './sanitize.js';
 
 export type Outcome =
@@ -80,6 +80,10 @@ export class BulkReport {
     private readonly io: IOStreams,
     private readonly options: BulkReportOptions,
   ) {
+    // A second Ctrl-C draws the table of the animals created without waiting (quitAtOnce):
+    // its renderer must be loaded by then, even if no row was written yet (rows go out in
+    // order, and the first input may be the one awaited).
+    if (io.stdoutIsTTY && !options.json && !options.dryRun) void loadTable();
     // From the start: a server that stalls before its first answer is waited for too.
     if (io.stderrIsTTY && !options.typedInput) {
       this.progressTimer = setInterval(() => this.progress(true, true), 500);
@@ -183,6 +187,8 @@ export class BulkReport {
    */
   quitAtOnce(extra: string): string {
     this.stopProgress();
+    // Drawn again as the inputs still awaited were reported: the last line goes in its place.
+    this.progressLine?.done();
     this.flush();
     // A terminal's table of the animals created, if its renderer is loaded (it is, but for
     // the first milliseconds of an import): their IDs are shown only there.

@@ -40,13 +40,30 @@ export function writeJson(io: IOStreams, data: unknown): void {
   io.out(`${stringifyJson(data, io.stdoutIsTTY ? 2 : undefined)}\n`);
 }
 
+let tableLoading: Promise<void> | undefined;
+let loadedTable: typeof import('./table.js') | undefined;
+
+/** Loads the terminal table's renderer (and chalk), once. A table about to be drawn without
+ * waiting (RowWriter.endAtOnce) needs it loaded already: a command that may draw one that way
+ * calls this when it starts. */
+export function loadTable(): Promise<void> {
+  if (!tableLoading) {
+    tableLoading = import('./table.js').then((renderer) => {
+      loadedTable = renderer;
+    });
+    // Awaited by end(); a process that ends without it must not die of the rejection.
+    tableLoading.catch(() => {});
+  }
+  return tableLoading;
+}
+
 export interface RowWriter<T> {
   write(row: T): void;
   /** Writes what is held back (a terminal table) and ends. */
   end(): Promise<void>;
   /** Writes what is held back without waiting, as the process is about to end by a signal
-   * (a second Ctrl-C): a terminal table is drawn if its renderer is loaded by then (it is
-   * loaded from the first row on), uncoloured rows if chalk is not. Ends the writer. */
+   * (a second Ctrl-C): a terminal table is drawn if its renderer is loaded by then (loadTable),
+   * uncoloured rows if chalk is not. Ends the writer. */
   endAtOnce(): void;
 }
 
@@ -73,8 +90,8 @@ export function rowWriter<T>(io: IOStreams, columns: readonly Column<T>[]): RowW
       for (const row of held) io.out(line(row));
       held = undefined;
     };
-    const ready = import('./table.js').then(({ chalkFor }) => {
-      const chalk = chalkFor(true);
+    const ready = loadTable().then(() => {
+      const chalk = (loadedTable as typeof import('./table.js')).chalkFor(true);
       if (held) paint = (cells) => cells.map((text, i) => columns[i]?.color?.(text, chalk) ?? text);
       release();
     });
@@ -96,27 +113,15 @@ export function rowWriter<T>(io: IOStreams, columns: readonly Column<T>[]): RowW
     rows: [],
   };
   table.natural = table.headers.map(textWidth);
-  let drawTable: typeof import('./table.js').drawTable | undefined;
-  let loading: Promise<void> | undefined;
-  const load = () => {
-    if (!loading) {
-      loading = import('./table.js').then((renderer) => {
-        drawTable = renderer.drawTable;
-      });
-      // Awaited by end(); a process that ends without it must not die of the rejection.
-      loading.catch(() => {});
-    }
-    return loading;
-  };
   let drawn = false;
   const draw = () => {
-    if (drawn || !drawTable) return;
+    if (drawn || !loadedTable) return;
     drawn = true;
-    drawTable(io, table);
+    loadedTable.drawTable(io, table);
   };
+  void loadTable();
   return {
     write: (row) => {
-      load();
       const cells = columns.map((column) => sanitize(cellText(column.value(row))));
       for (const [i, text] of cells.entries()) {
         const width = textWidth(text);
@@ -125,7 +130,7 @@ export function rowWriter<T>(io: IOStreams, columns: readonly Column<T>[]): RowW
       table.rows.push(cells);
     },
     end: async () => {
-      await load();
+      await loadTable();
       draw();
     },
     endAtOnce: draw,

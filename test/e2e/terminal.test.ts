@@ -118,4 +118,52 @@ describe.runIf(hasScript || process.env.CI)('pets add --file on a terminal', () 
       /^3 created, 2 may have been created \(inputs 4-5: no clear answer\) in \d+\.\d s \(\d+\/s\); quit at once: inputs after 5 were not sent; resume with --skip 5$/,
     );
   });
+
+  it('draws the table of the animals created on a second Ctrl-C before any row was written', async () => {
+    // Rows go out in input order: with input 1 awaited, inputs 2-3 created were written only
+    // as the second Ctrl-C reported them, and the table's renderer, loaded from that first
+    // row, was not there yet: their IDs were shown nowhere. Inputs 1 and 4 are never
+    // answered, 2-3 are; --debug shows when their answers are in.
+    const server = await faultServer((_req, res, n) => {
+      const name = JSON.parse(server.seen[n - 1]?.body ?? '{}').name as string;
+      const input = Number(name.slice(1)) + 1;
+      if (input === 2 || input === 3) {
+        reply(res, 201, `{"id":${input + 40},"name":"${name}","categoryId":1}`);
+      }
+    });
+    const file = join(tempDir(), 'animals.ndjson');
+    const lines = Array.from({ length: 10 }, (_, i) =>
+      JSON.stringify({ name: `p${i}`, categoryId: 1 }),
+    );
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const pidFile = join(tempDir(), 'store.pid');
+    const command = `'${process.execPath}' '${BIN}' pets add --file '${file}' --concurrency 4 --debug & echo $! > '${pidFile}'; wait $!`;
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      env: processEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url, COLUMNS: '100' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const ended = collect(child);
+    let seen = '';
+    child.stdout.on('data', (chunk) => {
+      seen += chunk;
+    });
+    const until = async (done: () => boolean) => {
+      while (!done()) await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+    await until(() => (seen.match(/< 201 Created/g) ?? []).length === 2);
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    process.kill(pid, 'SIGINT');
+    await until(() => seen.includes('Ctrl-C again'));
+    process.kill(pid, 'SIGINT');
+    const screen = screenLines((await ended).stdout);
+    const header = screen.indexOf('ID  NAME  CATEGORY  STATUS');
+    expect(screen.slice(header, header + 3)).toEqual([
+      'ID  NAME  CATEGORY  STATUS',
+      '42  p1    1',
+      '43  p2    1',
+    ]);
+    expect(screen.at(-2)).toMatch(
+      /^2 created, 2 may have been created \(inputs 1, 4: no clear answer\) in \d+\.\d s \(\d+\/s\); quit at once: inputs after 4 were not sent; resume with --skip 4$/,
+    );
+  });
 });

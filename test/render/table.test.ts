@@ -1,11 +1,11 @@
 // Tables on a terminal fit its width: text columns cut with …, widest first, the ID never;
 // tab-separated and JSON output are never cut.
 import fc from 'fast-check';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PET_COLUMNS } from '../../src/commands/pets/columns.js';
 import { terminalColumns } from '../../src/io.js';
 import { fitColumns } from '../../src/render/layout.js';
-import { renderAny, renderRows, rowWriter } from '../../src/render/output.js';
+import { loadTable, renderAny, renderRows, rowWriter } from '../../src/render/output.js';
 import { textWidth } from '../../src/render/width.js';
 import type { Pet } from '../../src/schemas.js';
 import { baseEnv, run, testIO } from '../helpers/cli.js';
@@ -364,27 +364,16 @@ describe('big outputs', () => {
 describe('rows ended at once (a second Ctrl-C, the process about to end)', () => {
   const PET = { id: 7, name: 'Rex', categoryId: 1, status: 'sold' } as const;
 
-  it('draws a terminal table once its renderer is loaded, and only once', async () => {
-    const { io, out } = testIO({ tty: { stdout: true }, columns: 80 }, NO_COLOR);
-    const writer = rowWriter(io, PET_COLUMNS);
-    writer.write(PET);
-    // Loaded from the first row on; until then, nothing can be drawn without waiting.
-    await vi.waitFor(() => {
-      writer.endAtOnce();
-      expect(out.text).not.toBe('');
-    });
-    expect(out.text).toBe('ID  NAME  CATEGORY  STATUS\n7   Rex   1         sold\n');
-    writer.endAtOnce();
-    await writer.end();
-    expect(out.text).toBe('ID  NAME  CATEGORY  STATUS\n7   Rex   1         sold\n');
-  });
-
-  it('draws nothing before the renderer is loaded, and end() still draws the table once', async () => {
+  it('draws a terminal table at once once its renderer is loaded, and only once', async () => {
+    // (Before it is loaded nothing can be drawn without waiting: a bulk import loads it when
+    // it starts, see test/e2e/terminal.test.ts.)
+    await loadTable();
     const { io, out } = testIO({ tty: { stdout: true }, columns: 80 }, NO_COLOR);
     const writer = rowWriter(io, PET_COLUMNS);
     writer.write(PET);
     writer.endAtOnce();
-    expect(out.text).toBe('');
+    expect(out.text).toBe('ID  NAME  CATEGORY  STATUS\n7   Rex   1         sold\n');
+    writer.endAtOnce();
     await writer.end();
     expect(out.text).toBe('ID  NAME  CATEGORY  STATUS\n7   Rex   1         sold\n');
   });
