@@ -34,9 +34,9 @@ export function argumentValues(
   index: number,
 ): Values | undefined {
   if (argument.argChoices) return words(argument.argChoices);
-  // Commander's `store pets help <command>`: the commands beside it. (The scripts walk the
-  // whole tree after `store help`: withHelpWalk.)
-  if (path.length > 1 && path.at(-1) === 'help' && index === 0) {
+  // `store help <command>` and commander's `store pets help <command>`: the commands beside
+  // it. (After `store help` the scripts also offer the topics and walk on: withHelpWalk.)
+  if (path.at(-1) === 'help' && index === 0) {
     const parent = path
       .slice(0, -1)
       .reduce<Command | undefined>(
