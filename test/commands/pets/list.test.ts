@@ -68,6 +68,29 @@ describe('store pets list', () => {
     );
   });
 
+  it('shows a status it does not know uncoloured, as sent, even one named like an object method', async () => {
+    const statuses = ['reserved', 'toString', '__proto__', 'constructor'];
+    api()
+      .get('/v1/pets')
+      .reply(
+        200,
+        JSON.stringify(
+          statuses.map((status, i) => ({ id: i + 1, name: 'Rex', categoryId: 2, status })),
+        ),
+      );
+    expect(await run(['pets', 'list'], { env: env(), tty: true })).toEqual({
+      code: 0,
+      stdout:
+        '\u001b[1mID\u001b[22m  \u001b[1mNAME\u001b[22m  \u001b[1mCATEGORY\u001b[22m  \u001b[1mSTATUS\u001b[22m\n' +
+        '1   Rex   2         reserved\n' +
+        '2   Rex   2         toString\n' +
+        '3   Rex   2         __proto__\n' +
+        '4   Rex   2         constructor\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
   it.each([
     // The contract: NO_COLOR with any value.
     ['NO_COLOR=1', { NO_COLOR: '1' }, []],
