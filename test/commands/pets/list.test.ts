@@ -314,6 +314,16 @@ describe('store pets list', () => {
     });
   });
 
+  it('reports a 300 Multiple Choices with a JSON list as a redirect, not as the list', async () => {
+    api().get('/v1/pets').reply(300, BODY, { 'content-type': 'application/json' });
+    expect(await run(['pets', 'list'], { env: env() })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: the server answered with a redirect (HTTP 300); redirects are not followed\n',
+      prompts: [],
+    });
+  });
+
   it('warns once, not once per attempt, when each retried answer is marked deprecated', async () => {
     const headers = { deprecation: 'true', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' };
     const scope = api().get('/v1/pets').times(2).reply(503, '', headers);
