@@ -411,6 +411,20 @@ describe('store pets list', () => {
     });
   });
 
+  it('refuses plain http to a host name that only begins like a loopback address', async () => {
+    // DNS may answer any address for 127.0.0.1.example.com: the key would go there in clear.
+    const result = await run(['pets', 'list'], {
+      env: { ...env(), STORE_BASE_URL: 'http://127.0.0.1.example.com/v1' },
+    });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: refusing to send the API key over plain HTTP to 127.0.0.1.example.com; use an https:// URL (plain http is allowed for loopback hosts only)\n',
+      prompts: [],
+    });
+  });
+
   it.each([
     [
       ['--timeout', '0'],
