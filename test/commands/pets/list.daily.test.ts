@@ -194,6 +194,11 @@ describe('store pets list: honest lists', () => {
     expect(await stderrOf(['--limit', '5'], 4, true)).toBe('');
   });
 
+  it('says nothing when a server sends more rows than the limit (only exactly the limit is cut short)', async () => {
+    expect(await stderrOf([], 21, true)).toBe('');
+    expect(await stderrOf(['--limit', '5'], 6, true)).toBe('');
+  });
+
   it('says "No animals found" for an empty list on a terminal', async () => {
     expect(await stderrOf([], 0, true)).toBe('No animals found\n');
   });
