@@ -1154,6 +1154,23 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     },
   );
 
+  it('--skip 0 skips nothing: every input is sent, as without --skip', async () => {
+    const server = await faultServer((_req, res, n) =>
+      reply(res, 201, createdOf(server.seen[n - 1]?.body ?? '', n)),
+    );
+    const result = await run(['pets', 'add', '--file', '-', '--json', '--skip', '0'], {
+      env: envFor(server.url),
+      stdin: stdinOf(2),
+    });
+    expect(server.seen.map((r) => r.body)).toEqual([PET_LINE(1), PET_LINE(2)]);
+    expect(result).toEqual({
+      code: 0,
+      stdout: '{"id":1,"name":"p1","categoryId":1}\n{"id":2,"name":"p2","categoryId":1}\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
   it('--skip past the last input names how many there are', async () => {
     const result = await run(['pets', 'add', '--file', '-', '--skip', '3'], {
       env: envFor('http://127.0.0.1:9/v1'),
