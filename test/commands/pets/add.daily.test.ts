@@ -114,6 +114,26 @@ describe('store pets add on a terminal: asks for what is missing', () => {
     expect(flagged).toMatchObject({ code: 0, prompts: ['Name: ', 'Category id: '] });
   });
 
+  it('repeats a bad answer in its error line with control characters neutralised', async () => {
+    api()
+      .post('/v1/pets', { name: 'Rex', categoryId: 7 })
+      .reply(201, { id: 1, name: 'Rex', categoryId: 7 });
+    // A C1 control (CSI) and a bidi override, pasted: JSON's quoting leaves both as they are.
+    const result = await run(['pets', 'add', '--name', 'Rex', '--json'], {
+      env: env(),
+      tty: true,
+      answers: ['7\u009b2J\u202e', '7', ''],
+    });
+    expect(result).toEqual({
+      code: 0,
+      stdout: '{\n  "id": 1,\n  "name": "Rex",\n  "categoryId": 7\n}\n',
+      stderr:
+        'Using profile production (https://api.animal-store.example/v1)\n' +
+        'the category id must be an integer in the int64 range (got "7\\x9b2J\\u202e")\n',
+      prompts: ['Category id: ', 'Category id: ', STATUS_Q],
+    });
+  });
+
   it('refuses an empty name at the prompt and asks again', async () => {
     api()
       .post('/v1/pets', { name: 'Rex', categoryId: 1, status: 'sold' })
