@@ -71,6 +71,23 @@ describe('store orders list', () => {
     }
   });
 
+  it('says "No orders found" for an empty list only: not for an empty string or a length of 0', async () => {
+    api().get('/v1/store/orders').reply(200, '""');
+    expect(await run(['orders', 'list'], { env: { ...env(), NO_COLOR: '1' }, tty: true })).toEqual({
+      code: 0,
+      stdout: '""\n',
+      stderr: '',
+      prompts: [],
+    });
+    api().get('/v1/store/orders').reply(200, '{"length":0}');
+    expect(await run(['orders', 'list'], { env: { ...env(), NO_COLOR: '1' }, tty: true })).toEqual({
+      code: 0,
+      stdout: '{\n  "length": 0\n}\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
   it('shows the server’s control characters as escapes, in a pipe and in a table', async () => {
     const body = JSON.stringify([{ id: 1, note: 'a\u001b[2J\tb\u009b1m', 'x\u001b]0;t\u0007': 2 }]);
     api().get('/v1/store/orders').times(2).reply(200, body);
