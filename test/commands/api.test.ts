@@ -308,6 +308,24 @@ describe('store api', () => {
     });
   });
 
+  it('on a terminal names the profile before a method that may change data, not before a read', async () => {
+    const announced = 'Using profile production (https://api.animal-store.example/v1)\n';
+    const cases: [string, string][] = [
+      ['GET', ''],
+      ['HEAD', ''],
+      ['OPTIONS', ''],
+      ['DELETE', announced],
+      ['PUT', announced],
+    ];
+    for (const [method, stderr] of cases) {
+      const scope = api().intercept('/v1/pets/1', method).reply(204);
+      expect(
+        await run(['api', '-X', method, '/pets/1'], { env: env({ NO_COLOR: '1' }), tty: true }),
+      ).toEqual({ code: 0, stdout: '', stderr, prompts: [] });
+      expect(scope.isDone()).toBe(true);
+    }
+  });
+
   it('prints a header sent twice on two lines with -i', async () => {
     api()
       .head('/v1/pets')
