@@ -326,6 +326,21 @@ describe('store api', () => {
     }
   });
 
+  it('names the base URL for a write under neither base path, even when messages go to another', async () => {
+    const scope = api().post('/other').reply(204);
+    const result = await run(['api', '-X', 'POST', `${API}/other`], {
+      env: env({ NO_COLOR: '1', STORE_MESSAGES_URL: `${API}/msg` }),
+      tty: true,
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'Using profile production (https://api.animal-store.example/v1)\n',
+      prompts: [],
+    });
+  });
+
   it('prints a header sent twice on two lines with -i', async () => {
     api()
       .head('/v1/pets')
