@@ -65,6 +65,26 @@ describe('every command that calls the API', () => {
     }
   });
 
+  it('masks it in a redirect’s Location, and in the response headers of a --debug trace', async () => {
+    const scope = api()
+      .get('/v1/pets')
+      .reply(302, '', { location: `https://login.example/?key=${KEY}` })
+      .get('/v1/pets')
+      .reply(200, '[]', { 'x-seen-key': KEY });
+    expect(await run(['pets', 'list'], { env: env() })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'error: the server answered with a redirect (HTTP 302 to https://login.example/?key=****wxyz); redirects are not followed\n',
+      prompts: [],
+    });
+    const debug = await run(['pets', 'list', '--debug'], { env: env() });
+    expect(scope.isDone()).toBe(true);
+    expect(debug.code).toBe(0);
+    expect(debug.stderr).toContain('< x-seen-key: ****wxyz\n');
+    expect(debug.stderr).not.toContain(KEY.slice(0, 6));
+  });
+
   it('masks it in a sent body before --debug cuts it', async () => {
     // A body of the user's holding the key near its 4 KiB mark: the trace cut it, then masked.
     const file = join(tempDir(), 'body.json');
