@@ -85,6 +85,20 @@ describe('every command that calls the API', () => {
     expect(debug.stderr).not.toContain(KEY.slice(0, 6));
   });
 
+  it('masks a key shorter than 8 characters in the Authorization line of a --debug trace', async () => {
+    // Short keys are not looked for in server text; the header store sends is its own.
+    const scope = api('https://api.animal-store.example', 'sandbox')
+      .get('/v1/pets')
+      .reply(200, '[]');
+    const debug = await run(['pets', 'list', '--debug'], {
+      env: baseEnv({ STORE_API_KEY: 'sandbox' }),
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(debug.code).toBe(0);
+    expect(debug.stderr).toContain('> authorization: Bearer ****\n');
+    expect(debug.stderr).not.toContain('Bearer sandbox');
+  });
+
   it('masks it in a sent body before --debug cuts it', async () => {
     // A body of the user's holding the key near its 4 KiB mark: the trace cut it, then masked.
     const file = join(tempDir(), 'body.json');
