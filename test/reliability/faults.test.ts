@@ -331,6 +331,26 @@ describe('a write whose fate is unknown says so', () => {
     expect(await waiting).toEqual({ code: 130, stdout: '', stderr: '', prompts: [] });
   });
 
+  it('Ctrl-C while a POST sent again after 429 is awaited: the note, and no count of attempts', async () => {
+    // Answered 429 first, then held: the second attempt is in flight when Ctrl-C comes.
+    const server = await faultServer((_req, res, n) => {
+      if (n === 1) reply(res, 429, '');
+    });
+    const controller = new AbortController();
+    const sleeps: number[] = [];
+    const pending = run(ADD, { env: envFor(server.url), signal: controller.signal, sleeps });
+    while (server.seen.length < 2) await sleep(10);
+    controller.abort();
+    expect(await pending).toEqual({
+      code: 130,
+      stdout: '',
+      stderr:
+        'error: interrupted; the animal may have been created: look with `store pets list` before adding it again\n',
+      prompts: [],
+    });
+    expect(sleeps).toHaveLength(1);
+  });
+
   it('an error answer cut off mid-body is told by its status, not as a network failure', async () => {
     // It said "cannot reach …: connection closed unexpectedly (after 3 attempts)", exit 6.
     const server = await faultServer((req, res) => {
