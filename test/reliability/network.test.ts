@@ -62,6 +62,20 @@ describe('network failures', () => {
     });
   });
 
+  it('takes a response body of exactly 32 MiB: only a larger one is refused', async () => {
+    const body = Buffer.alloc(32 * 1024 * 1024, 0x20);
+    body.write('[', 0);
+    body.write(']', body.length - 1);
+    const server = await faultServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(body);
+    });
+    const result = await run(['pets', 'list', '--json'], {
+      env: baseEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url }),
+    });
+    expect(result).toEqual({ code: 0, stdout: '[]\n', stderr: '', prompts: [] });
+  });
+
   it('refuses a response body larger than 32 MiB while it streams', async () => {
     let written = 0;
     const server = await faultServer((_req, res) => {
