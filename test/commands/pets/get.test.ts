@@ -36,6 +36,16 @@ describe('store pets get', () => {
     });
   });
 
+  it('fails with exit 1 on a pet without its required id, printing nothing', async () => {
+    api().get('/v1/pets/42').reply(200, '{"name":"Rex","categoryId":1}');
+    expect(await run(['pets', 'get', '42'], { env: env() })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `${WARNING}error: the server sent a response of an unexpected shape (HTTP 200); run with --debug for details\n`,
+      prompts: [],
+    });
+  });
+
   it('exits 5 when the pet does not exist', async () => {
     api()
       .get('/v1/pets/9')
