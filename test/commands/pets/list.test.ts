@@ -235,13 +235,26 @@ describe('store pets list', () => {
     ],
     [503, '', 'the server answered service unavailable (after 3 attempts) (http_503, HTTP 503)', 7],
     [400, '{"code":"bad', 'the server answered bad request (http_400, HTTP 400)', 3],
+    // The spec's Error has code, message and an integer status: without one, it is no Error.
+    [
+      400,
+      '{"message":"no code","status":400}',
+      'the server answered bad request (http_400, HTTP 400)',
+      3,
+    ],
+    [
+      404,
+      '{"code":"gone","message":"gone","status":404.5}',
+      'the server answered not found (http_404, HTTP 404)',
+      5,
+    ],
   ])(
     'explains HTTP %i with a body that is not an Error body',
     async (status, body, message, exit) => {
       // 502 and 503 are retried twice first: three attempts in all.
       api()
         .get('/v1/pets')
-        .times(status === 400 ? 1 : 3)
+        .times(status >= 500 ? 3 : 1)
         .reply(status, body);
       const result = await run(['pets', 'list'], { env: env() });
       expect(result).toEqual({
