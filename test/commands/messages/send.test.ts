@@ -26,6 +26,20 @@ describe('store messages send', () => {
     });
   });
 
+  it('refuses an answer without createdAt (a Message has one), and says the message may be sent', async () => {
+    const scope = api()
+      .post('/v1/messages', '{"message":"hi"}')
+      .reply(201, '{"id":"msg_1","message":"hi","status":"queued"}');
+    expect(await run(['messages', 'send', 'hi'], { env: env() })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'error: the server sent a response of an unexpected shape (HTTP 201); run with --debug for details; the message may have been sent\n',
+      prompts: [],
+    });
+    expect(scope.isDone()).toBe(true);
+  });
+
   it.each([
     ['no argument', []],
     ['-', ['-']],
