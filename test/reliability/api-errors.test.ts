@@ -136,7 +136,7 @@ describe('every command that calls the API', () => {
     const body = `{"code":"unauthorized","message":"key ${KEY} revoked","status":401}`;
     const scope = api()
       .get('/v1/pets')
-      .times(2)
+      .times(3)
       .reply(401, body, { 'content-type': 'application/json', 'x-seen-key': KEY });
     const error =
       'error: key ****wxyz revoked; the key came from STORE_API_KEY (unauthorized, HTTP 401)\n';
@@ -151,6 +151,14 @@ describe('every command that calls the API', () => {
     expect(await run(['api', '/pets'], { env: env(), tty: true })).toEqual({
       code: 4,
       stdout:
+        '{\n  "code": "unauthorized",\n  "message": "key ****wxyz revoked",\n  "status": 401\n}\n',
+      stderr: error,
+      prompts: [],
+    });
+    expect(await run(['api', '/pets', '-i'], { env: env(), tty: true })).toEqual({
+      code: 4,
+      stdout:
+        'HTTP/1.1 401 Unauthorized\ncontent-type: application/json\nx-seen-key: ****wxyz\n\n' +
         '{\n  "code": "unauthorized",\n  "message": "key ****wxyz revoked",\n  "status": 401\n}\n',
       stderr: error,
       prompts: [],
