@@ -169,6 +169,7 @@ describe('store api', () => {
     const file = join(tempDir(), 'pet.json');
     writeFileSync(file, '{"name":"Rex","categoryId":1}');
     const scope = api()
+      .matchHeader('content-type', 'application/json')
       .post('/v1/pets', '{"name":"Rex","categoryId":1}')
       .reply(201, '{"id":8}', JSON_TYPE);
     const result = await run(['api', '/pets', '--input', file], { env: env() });
@@ -280,6 +281,13 @@ describe('store api', () => {
     expect(result).toEqual({ code: 0, stdout: '', stderr: '', prompts: [] });
   });
 
+  it('prints nothing for an empty reply (204) on a terminal either, not an empty line', async () => {
+    const scope = api().get('/v1/pets').reply(204);
+    const result = await run(['api', '/pets'], { env: env(), tty: true });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({ code: 0, stdout: '', stderr: '', prompts: [] });
+  });
+
   it.each(['DELETE', 'PUT', 'POST'])(
     'sends no body and no Content-Type for %s without fields or --input',
     async (method) => {
@@ -337,6 +345,17 @@ describe('store api', () => {
       code: 0,
       stdout: '',
       stderr: 'Using profile production (https://api.animal-store.example/v1)\n',
+      prompts: [],
+    });
+  });
+
+  it('prints a status store has no reason phrase for without a trailing space with -i', async () => {
+    api().head('/v1/pets').reply(299, '', { 'x-total': '12' });
+    const result = await run(['api', '-X', 'HEAD', '/pets', '-i'], { env: env() });
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'HTTP/1.1 299\nx-total: 12\n\n',
+      stderr: '',
       prompts: [],
     });
   });
@@ -492,6 +511,8 @@ describe('store api', () => {
       "error: --header cannot set Keep-Alive: the connection's headers are the HTTP client's\n",
     ],
     [['-X', 'GET POST'], 'error: --method must be an HTTP method such as GET or PUT\n'],
+    [['-X', ''], 'error: --method must be an HTTP method such as GET or PUT\n'],
+    [['-H', 'X Trace: 1'], `error: --header must be 'Name: value' (got "X Trace: 1")\n`],
     // These reached undici, which refused them: exit 6 (Expect) or a message blaming a
     // character of the header.
     [
@@ -525,6 +546,70 @@ describe('store api', () => {
       stderr: 'error: the path must not be empty\n',
       prompts: [],
     });
+  });
+
+  it('refuses a full URL on the profile’s host by another scheme: exit 2, nothing sent', async () => {
+    // Compared by host alone, http://… of an https:// profile was taken as the profile's own.
+    const result = await run(['api', 'http://api.animal-store.example/v1/pets'], { env: env() });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "error: refusing to send the API key to http://api.animal-store.example: a full URL must be on the profile's host (https://api.animal-store.example); nothing was sent\n",
+      prompts: [],
+    });
+    expect(unexpected).toEqual([]);
+  });
+
+  it('takes a URL whose scheme is in capitals as a URL, not as a path: exit 2, nothing sent', async () => {
+    const result = await run(['api', 'WSS://elsewhere.example/v1/pets'], { env: env() });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "error: refusing to send the API key to wss://elsewhere.example: a full URL must be on the profile's host (https://api.animal-store.example); nothing was sent\n",
+      prompts: [],
+    });
+    expect(unexpected).toEqual([]);
+  });
+
+  it.each(['GET', 'HEAD'])(
+    'sends the fields of a %s in its query only, with no body',
+    async (method) => {
+      const bodies: string[] = [];
+      const scope = nock(API, { badheaders: ['content-type'] })
+        .intercept('/v1/pets', method, (body) => {
+          bodies.push(JSON.stringify(body));
+          return true;
+        })
+        .query({ name: 'Rex', limit: '5' })
+        .reply(200);
+      const result = await run(['api', '-X', method, '/pets', '-f', 'name=Rex', '-F', 'limit=5'], {
+        env: env(),
+      });
+      expect(scope.isDone()).toBe(true);
+      expect(bodies).toEqual(['""']);
+      expect(result).toEqual({ code: 0, stdout: '', stderr: '', prompts: [] });
+    },
+  );
+
+  it('trims the space around a header’s name and value', async () => {
+    const scope = api()
+      .get('/v1/pets')
+      .matchHeader('x-request-id', 'abc')
+      .reply(200, '[]', JSON_TYPE);
+    const result = await run(['api', '/pets', '-H', ' X-Request-Id :  abc  '], { env: env() });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({ code: 0, stdout: '[]\n', stderr: '', prompts: [] });
+  });
+
+  it('keeps a path below a base URL that ends in //', async () => {
+    const scope = api().get('/v1/pets').reply(200, '[]', JSON_TYPE);
+    const result = await run(['api', '/pets'], {
+      env: env({ STORE_BASE_URL: 'https://api.animal-store.example/v1//' }),
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({ code: 0, stdout: '[]\n', stderr: '', prompts: [] });
   });
 
   it('lets -H set Content-Type and Accept in any case, once, over its own', async () => {
