@@ -2,7 +2,7 @@
 // digit for digit; characters a terminal would act on are escaped.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseJson, stringifyJson } from '../../src/json.js';
+import { cutText, nestedTooDeep, parseJson, stringifyJson } from '../../src/json.js';
 import { sanitize } from '../../src/render/sanitize.js';
 import { baseEnv, run } from '../helpers/cli.js';
 import { api, KEY } from '../helpers/http.js';
@@ -99,5 +99,20 @@ describe('characters a terminal acts on', () => {
     const escaped = 'a\\u2028b\\u2029c\\u2066d\\u2067e\\u2068f\\u2069g';
     expect(sanitize(separators)).toBe(escaped);
     expect(stringifyJson(separators)).toBe(`"${escaped}"`);
+  });
+});
+
+describe('cutting and nesting', () => {
+  it('cuts text after a whole emoji that ends at the cut, and before one the cut would split', () => {
+    expect(cutText('ab🐶c', 4)).toBe('ab🐶');
+    expect(cutText('ab🐶c', 3)).toBe('ab');
+    expect(cutText('abc', 2)).toBe('ab');
+  });
+
+  it('counts a number a double cannot hold as a value, not as a level of nesting', () => {
+    // 1,000 levels of arrays are allowed; a raw JSON number at the bottom is no 1,001st.
+    const text = `${'['.repeat(1000)}1e400${']'.repeat(1000)}`;
+    expect(nestedTooDeep(parseJson(text))).toBe(false);
+    expect(nestedTooDeep(parseJson(`[${text}]`))).toBe(true);
   });
 });
