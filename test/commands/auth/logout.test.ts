@@ -3,6 +3,25 @@ import { describe, expect, it } from 'vitest';
 import { readConfig, run, configSetup as setup, writeConfigFile } from '../../helpers/cli.js';
 
 describe('store auth logout', () => {
+  it('shows a hand-written profile name holding escape sequences as text', async () => {
+    const { env, file } = setup();
+    const name = 'eu\u001b[31m';
+    writeConfigFile(
+      file,
+      JSON.stringify({
+        currentProfile: name,
+        profiles: { [name]: { baseUrl: 'https://eu.example.org/v1', apiKey: 'eu-key-12345678' } },
+      }),
+    );
+    const result = await run(['auth', 'logout'], { env });
+    expect(result).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'Logged out of profile eu\\x1b[31m\n',
+      prompts: [],
+    });
+  });
+
   it('forgets the stored key and keeps everything else', async () => {
     const { env, file } = setup();
     writeConfigFile(
