@@ -118,8 +118,15 @@ describe('the hidden prompt (auth login on a terminal)', () => {
     // A stray Alt-[ (ESC [) or Alt-O swallowed the Enter after it.
     ['ESC [ before Enter', ['key\u001b[\r'], 'key'],
     ['ESC O before Enter', ['key\u001bO', '\n'], 'key'],
+    // A CSI's final byte may be @ (0x40), the first of its range.
+    ['a CSI ending in @', ['k\u001b[2@ey\r'], 'key'],
   ])('drops %s: never part of the key', (_what, chunks, key) => {
     expect(typed(...chunks)).toEqual({ state: 'done', value: key });
+  });
+
+  it('keeps spaces, and Backspace removes a whole emoji, not half of it', () => {
+    expect(typed('my key\r')).toEqual({ state: 'done', value: 'my key' });
+    expect(typed('key🐶\u007f\r')).toEqual({ state: 'done', value: 'key' });
   });
 
   it('ends at Ctrl-D, and Ctrl-C cancels', () => {
@@ -149,6 +156,35 @@ describe('the hidden prompt (auth login on a terminal)', () => {
     const answer = promptHidden(stdin, stderr, 'API key: ');
     stdin.write('sec\u001b[Dret\r');
     expect(await answer).toBe('secret');
+    expect(shown).toBe('API key: \n');
+    expect(stdin.modes).toEqual([true, false]);
+    // A terminal left flowing would hold the process open after the answer.
+    expect(stdin.isPaused()).toBe(true);
+  });
+
+  it('is cancelled by an abort (SIGTERM) while it waits, restoring the mode', async () => {
+    const stdin = rawStdin();
+    const controller = new AbortController();
+    const answer = promptHidden(stdin, new PassThrough(), 'API key: ', controller.signal);
+    stdin.write('ke');
+    controller.abort();
+    await expect(answer).rejects.toBeInstanceOf(CancelledError);
+    expect(stdin.modes).toEqual([true, false]);
+  });
+
+  it('is left alone by an abort after it was answered: no second newline, the mode restored once', async () => {
+    const stdin = rawStdin();
+    const stderr = new PassThrough();
+    let shown = '';
+    stderr.on('data', (chunk) => {
+      shown += chunk;
+    });
+    const controller = new AbortController();
+    const answer = promptHidden(stdin, stderr, 'API key: ', controller.signal);
+    stdin.write('key\r');
+    expect(await answer).toBe('key');
+    controller.abort();
+    await new Promise((resolve) => setImmediate(resolve));
     expect(shown).toBe('API key: \n');
     expect(stdin.modes).toEqual([true, false]);
   });

@@ -221,6 +221,8 @@ describe('promptLine (the terminal prompt behind io.prompt)', () => {
     expect(value).toBe('Rex');
     expect(shown).toContain('Name: ');
     expect(shown).toContain('Rex');
+    // The Enter ended the line: no empty line after it.
+    expect(shown).not.toMatch(/\n\s*\n$/);
   });
 
   it('is cancelled by Ctrl-C and by the end of input (Ctrl-D), its line ended either way', async () => {
