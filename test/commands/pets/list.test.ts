@@ -24,6 +24,18 @@ describe('store pets list', () => {
     );
   });
 
+  it('takes a --limit with spaces around it (a quoted "$N ")', async () => {
+    const scope = api().get('/v1/pets').query({ limit: '5' }).reply(200, []);
+    const result = await run(['pets', 'list', '--limit', ' 5 '], { env: env() });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
   it('sends --limit and --status as query parameters', async () => {
     const scope = api().get('/v1/pets').query({ limit: '5', status: 'pending' }).reply(200, []);
     const result = await run(['pets', 'list', '--limit', '5', '--status', 'pending'], {
@@ -167,8 +179,10 @@ describe('store pets list', () => {
     [['--limit', '101'], '--limit must be an integer from 1 to 100 (got "101")'],
     [['--limit', 'ten'], '--limit must be an integer from 1 to 100 (got "ten")'],
     [['--limit', '2.5'], '--limit must be an integer from 1 to 100 (got "2.5")'],
+    [['--limit', '+5'], '--limit must be an integer from 1 to 100 (got "+5")'],
     [['--status', 'lost'], '--status must be one of available, pending, sold (got "lost")'],
     [['--status', 'Sold'], '--status must be one of available, pending, sold (got "Sold")'],
+    [['--status', 'soldout'], '--status must be one of available, pending, sold (got "soldout")'],
     // Given without a value: the flag as typed, and what it takes (commander's own words
     // were "option '--limit <n>' argument missing").
     [['--limit'], '--limit needs a value: an integer from 1 to 100'],
