@@ -1,8 +1,11 @@
 // The command tree is loaded for what the invocation names: `store pets list` loads and builds
 // pets list alone (each command module builds its schemas and its commander command when
 // loaded); anything else (help, a top-level command, a typo) loads every command.
+import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { defineCommand, toOption } from '../../src/commands/define.js';
 import { type CommandSet, loadCommands } from '../../src/program.js';
+import * as z from '../../src/zod.js';
 import { run } from '../helpers/cli.js';
 import { ALL_COMMANDS, commandPaths } from '../helpers/tree.js';
 
@@ -69,5 +72,26 @@ describe('a command run with only itself loaded', () => {
       stdout: '',
       stderr: "error: unknown command 'lst' (Did you mean list?)\n",
     });
+  });
+});
+
+describe('a declaration', () => {
+  it('is refused when a flag or an argument is keyed by another name than commander gives it', () => {
+    const flag = { flags: '--category-id <id>', description: 'the category', schema: z.string() };
+    expect(() => toOption('category', flag)).toThrow(
+      'flag --category-id <id> is declared as "category", not "categoryId"',
+    );
+    const command = defineCommand({
+      name: 'x',
+      description: 'x',
+      args: { id: { name: '<petId>', description: 'the id', schema: z.string() } },
+      examples: [],
+      run: async () => {},
+    });
+    expect(() =>
+      command.register(new Command(), () => {
+        throw new Error('not run');
+      }),
+    ).toThrow('argument <petId> is declared as "id"');
   });
 });
