@@ -175,8 +175,10 @@ function targetUrl(api: ApiClient, path: string): URL {
   }
   const { base, messages } = api.origins;
   if (url.origin !== base.origin && url.origin !== messages.origin) {
+    // A URL of a scheme without hosts of its own (file:, mailto:) has the origin "null".
+    const where = url.origin === 'null' ? `a ${url.protocol} URL` : url.origin;
     throw new FlagError(
-      `refusing to send the API key to ${url.origin}: a full URL must be on the profile's host (${base.origin}${messages.origin === base.origin ? '' : ` or ${messages.origin}`}); nothing was sent`,
+      `refusing to send the API key to ${where}: a full URL must be on the profile's host (${base.origin}${messages.origin === base.origin ? '' : ` or ${messages.origin}`}); nothing was sent`,
     );
   }
   return url;

@@ -561,6 +561,24 @@ describe('store api', () => {
     expect(unexpected).toEqual([]);
   });
 
+  it.each([
+    ['FILE:///etc/passwd', 'file:'],
+    ['mailto://x', 'mailto:'],
+  ])(
+    'names the scheme of a URL without an origin (%s): exit 2, nothing sent',
+    async (url, scheme) => {
+      // It said "refusing to send the API key to null".
+      const result = await run(['api', url], { env: env() });
+      expect(result).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `error: refusing to send the API key to a ${scheme} URL: a full URL must be on the profile's host (https://api.animal-store.example); nothing was sent\n`,
+        prompts: [],
+      });
+      expect(unexpected).toEqual([]);
+    },
+  );
+
   it('takes a URL whose scheme is in capitals as a URL, not as a path: exit 2, nothing sent', async () => {
     const result = await run(['api', 'WSS://elsewhere.example/v1/pets'], { env: env() });
     expect(result).toEqual({
