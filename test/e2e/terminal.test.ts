@@ -26,6 +26,44 @@ function screenLines(transcript: string): string[] {
     });
 }
 
+const until = async (done: () => boolean) => {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 20));
+};
+
+/**
+ * `pets add --file` of `count` animals (names p0, p1…) in a pseudo-terminal, against `url`:
+ * what the terminal got so far, and two Ctrl-Cs to the process (the second once the first is
+ * handled: two signals close together can arrive as one), which resolve with its transcript.
+ */
+function importInPty(url: string, count: number, args: string[]) {
+  const file = join(tempDir(), 'animals.ndjson');
+  const lines = Array.from({ length: count }, (_, i) =>
+    JSON.stringify({ name: `p${i}`, categoryId: 1 }),
+  );
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  const pidFile = join(tempDir(), 'store.pid');
+  const command = `'${process.execPath}' '${BIN}' pets add --file '${file}' ${args.join(' ')} & echo $! > '${pidFile}'; wait $!`;
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
+    env: processEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: url, COLUMNS: '100' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const ended = collect(child);
+  let seen = '';
+  child.stdout.on('data', (chunk) => {
+    seen += chunk;
+  });
+  return {
+    seen: () => seen,
+    twoCtrlCs: async () => {
+      const pid = Number(readFileSync(pidFile, 'utf8'));
+      process.kill(pid, 'SIGINT');
+      await until(() => seen.includes('Ctrl-C again'));
+      process.kill(pid, 'SIGINT');
+      return ended;
+    },
+  };
+}
+
 describe.runIf(hasScript || process.env.CI)('pets add --file on a terminal', () => {
   it('never leaves progress text in the table, the errors or the summary', async () => {
     const server = await faultServer((_req, res, n) => {
@@ -69,35 +107,12 @@ describe.runIf(hasScript || process.env.CI)('pets add --file on a terminal', () 
       const input = Number(name.slice(1)) + 1;
       if (input <= 3) reply(res, 201, `{"id":${input},"name":"p","categoryId":1}`);
     });
-    const file = join(tempDir(), 'animals.ndjson');
-    const lines = Array.from({ length: 50 }, (_, i) =>
-      JSON.stringify({ name: `p${i}`, categoryId: 1 }),
-    );
-    writeFileSync(file, `${lines.join('\n')}\n`);
-    const pidFile = join(tempDir(), 'store.pid');
-    const command = `'${process.execPath}' '${BIN}' pets add --file '${file}' --concurrency 2 & echo $! > '${pidFile}'; wait $!`;
-    const child = spawn('script', ['-qec', command, '/dev/null'], {
-      env: processEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url, COLUMNS: '100' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const ended = collect(child);
-    let seen = '';
-    child.stdout.on('data', (chunk) => {
-      seen += chunk;
-    });
-    const until = async (done: () => boolean) => {
-      while (!done()) await new Promise((resolve) => setTimeout(resolve, 20));
-    };
+    const { seen, twoCtrlCs } = importInPty(server.url, 50, ['--concurrency', '2']);
     await until(() => server.seen.length >= 5);
     // The progress line is redrawn every half second: its last counts reach the screen. Waited
     // for, not a fixed 700 ms, which a busy machine can outlast.
-    await until(() => /3 created, 0 failed \(\d+\/s\)/.test(seen));
-    const pid = Number(readFileSync(pidFile, 'utf8'));
-    process.kill(pid, 'SIGINT');
-    // Once the first is handled (two signals close together can arrive as one).
-    await until(() => seen.includes('Ctrl-C again'));
-    process.kill(pid, 'SIGINT');
-    const result = await ended;
+    await until(() => /3 created, 0 failed \(\d+\/s\)/.test(seen()));
+    const result = await twoCtrlCs();
     expect(result.stdout).toMatch(/3 created, 0 failed \(\d+\/s\)/);
     const screen = screenLines(result.stdout);
     // What stays: the line about the requests in flight, the two inputs still awaited, the
@@ -131,31 +146,9 @@ describe.runIf(hasScript || process.env.CI)('pets add --file on a terminal', () 
         reply(res, 201, `{"id":${input + 40},"name":"${name}","categoryId":1}`);
       }
     });
-    const file = join(tempDir(), 'animals.ndjson');
-    const lines = Array.from({ length: 10 }, (_, i) =>
-      JSON.stringify({ name: `p${i}`, categoryId: 1 }),
-    );
-    writeFileSync(file, `${lines.join('\n')}\n`);
-    const pidFile = join(tempDir(), 'store.pid');
-    const command = `'${process.execPath}' '${BIN}' pets add --file '${file}' --concurrency 4 --debug & echo $! > '${pidFile}'; wait $!`;
-    const child = spawn('script', ['-qec', command, '/dev/null'], {
-      env: processEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url, COLUMNS: '100' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const ended = collect(child);
-    let seen = '';
-    child.stdout.on('data', (chunk) => {
-      seen += chunk;
-    });
-    const until = async (done: () => boolean) => {
-      while (!done()) await new Promise((resolve) => setTimeout(resolve, 20));
-    };
-    await until(() => (seen.match(/< 201 Created/g) ?? []).length === 2);
-    const pid = Number(readFileSync(pidFile, 'utf8'));
-    process.kill(pid, 'SIGINT');
-    await until(() => seen.includes('Ctrl-C again'));
-    process.kill(pid, 'SIGINT');
-    const screen = screenLines((await ended).stdout);
+    const { seen, twoCtrlCs } = importInPty(server.url, 10, ['--concurrency', '4', '--debug']);
+    await until(() => (seen().match(/< 201 Created/g) ?? []).length === 2);
+    const screen = screenLines((await twoCtrlCs()).stdout);
     const header = screen.indexOf('ID  NAME  CATEGORY  STATUS');
     expect(screen.slice(header, header + 3)).toEqual([
       'ID  NAME  CATEGORY  STATUS',
