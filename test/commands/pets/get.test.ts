@@ -8,33 +8,23 @@ describe('store pets get', () => {
   const WARNING =
     "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; use 'store pets list --status <status>' instead\n";
 
-  it('warns that it is deprecated and still prints the pet', async () => {
-    const scope = api()
-      .get('/v1/pets/42')
-      .reply(200, '{"id":42,"name":"Rex","categoryId":1,"status":"pending"}');
-    const result = await run(['pets', 'get', '42'], { env: env() });
-    expect(scope.isDone()).toBe(true);
-    expect(result).toEqual({
-      code: 0,
-      stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n42\tRex\t1\tpending\n',
-      stderr: WARNING,
-      prompts: [],
-    });
-  });
-
-  it('takes an id with spaces around it (a quoted "$ID ")', async () => {
-    const scope = api()
-      .get('/v1/pets/42')
-      .reply(200, '{"id":42,"name":"Rex","categoryId":1,"status":"pending"}');
-    const result = await run(['pets', 'get', ' 42 '], { env: env() });
-    expect(scope.isDone()).toBe(true);
-    expect(result).toEqual({
-      code: 0,
-      stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n42\tRex\t1\tpending\n',
-      stderr: WARNING,
-      prompts: [],
-    });
-  });
+  // ' 42 ': an id with spaces around it (a quoted "$ID ") is taken too.
+  it.each(['42', ' 42 '])(
+    'warns that it is deprecated and still prints the pet (id %j)',
+    async (id) => {
+      const scope = api()
+        .get('/v1/pets/42')
+        .reply(200, '{"id":42,"name":"Rex","categoryId":1,"status":"pending"}');
+      const result = await run(['pets', 'get', id], { env: env() });
+      expect(scope.isDone()).toBe(true);
+      expect(result).toEqual({
+        code: 0,
+        stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n42\tRex\t1\tpending\n',
+        stderr: WARNING,
+        prompts: [],
+      });
+    },
+  );
 
   it('keeps the warning plain text on stderr under --json, and an id beyond 2^53 exact', async () => {
     const body = '{"id":9007199254740993,"name":"Tom","categoryId":1,"owner":{"name":"Ann"}}';
