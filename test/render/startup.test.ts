@@ -1,7 +1,7 @@
 // --json and tab-separated output never load chalk or the table renderer: they are in a file of
 // their own (dist/table.cjs), read only when a table (or colour) is drawn. Nor do they load
 // Node's own modules that only other paths use (scripts/esbuild-plugins.js says what each cost).
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
@@ -62,6 +62,28 @@ describe('what an API command loads', () => {
       expect(ranOf(result.ran, 'undici')).not.toEqual([]);
       expect(result.builtins).toContain('http');
       expect(result.builtins.filter((name) => NOT_FOR_A_REQUEST.includes(name))).toEqual([]);
+    },
+  );
+
+  it.each([
+    ['--json', ['--json'], '{"id":1,"name":"Rex","categoryId":2}\n'],
+    ['tab-separated', [], 'ID\tNAME\tCATEGORY\tSTATUS\n1\tRex\t2\t\n'],
+    ['--dry-run', ['--dry-run'], ''],
+  ])(
+    'store pets add --file (%s) loads neither chalk nor the table renderer',
+    async (_what, flags, stdout) => {
+      // A bulk import with a terminal's stdout loads the table's renderer as it starts (a
+      // second Ctrl-C draws the table without waiting); into a pipe it must not.
+      const server = await faultServer((_req, res) =>
+        reply(res, 201, '{"id":1,"name":"Rex","categoryId":2}'),
+      );
+      const file = join(tempDir(), 'animals.ndjson');
+      writeFileSync(file, '{"name":"Rex","categoryId":2}\n');
+      const env = processEnv({ STORE_BASE_URL: server.url, STORE_API_KEY: 'k-1234' });
+      const result = await modulesLoaded(['pets', 'add', '--file', file, ...flags], env);
+      expect(result).toMatchObject({ code: 0, stdout });
+      expect(result.scripts).toEqual(['store.cjs']);
+      expect(result.ran).toContain('src/render/bulk-report.ts');
     },
   );
 
