@@ -24,23 +24,13 @@ describe('store pets list', () => {
     );
   });
 
-  it('takes a --limit with spaces around it (a quoted "$N ")', async () => {
-    const scope = api().get('/v1/pets').query({ limit: '5' }).reply(200, []);
-    const result = await run(['pets', 'list', '--limit', ' 5 '], { env: env() });
-    expect(scope.isDone()).toBe(true);
-    expect(result).toEqual({
-      code: 0,
-      stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n',
-      stderr: '',
-      prompts: [],
-    });
-  });
-
-  it('sends --limit and --status as query parameters', async () => {
-    const scope = api().get('/v1/pets').query({ limit: '5', status: 'pending' }).reply(200, []);
-    const result = await run(['pets', 'list', '--limit', '5', '--status', 'pending'], {
-      env: env(),
-    });
+  it.each([
+    [['--limit', '5', '--status', 'pending'], { limit: '5', status: 'pending' }],
+    // A --limit with spaces around it (a quoted "$N ").
+    [['--limit', ' 5 '], { limit: '5' }],
+  ])('sends %j as query parameters', async (flags, query) => {
+    const scope = api().get('/v1/pets').query(query).reply(200, []);
+    const result = await run(['pets', 'list', ...flags], { env: env() });
     expect(scope.isDone()).toBe(true);
     expect(result).toEqual({
       code: 0,
