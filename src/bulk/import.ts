@@ -311,25 +311,18 @@ export async function importPets(
       if (opts.dryRun) return undefined;
       let waited = false;
       window.abandonRunning((n) => {
-        if (!onTheWire.has(n)) waited = true;
-        return onTheWire.has(n)
-          ? {
-              kind: 'failed',
-              error: new CliError(
-                'quit at once before its answer came: the animal may have been created',
-                ExitCode.interrupted,
-                'interrupted',
-              ),
-              uncertain: true,
-            }
-          : {
-              kind: 'failed',
-              error: new CliError(
-                'quit at once while it waited for its turn to be sent: the animal was not created',
-                ExitCode.interrupted,
-                'interrupted',
-              ),
-            };
+        if (onTheWire.has(n)) {
+          const message = 'quit at once before its answer came: the animal may have been created';
+          const error = new CliError(message, ExitCode.interrupted, 'interrupted');
+          return { kind: 'failed', error, uncertain: true };
+        }
+        waited = true;
+        const message =
+          'quit at once while it waited for its turn to be sent: the animal was not created';
+        return {
+          kind: 'failed',
+          error: new CliError(message, ExitCode.interrupted, 'interrupted'),
+        };
       });
       const { resume, everySent } = sendingStopped();
       return report.quitAtOnce(quitAtOnceNote(resume, everySent, waited));

@@ -18,7 +18,8 @@ export interface CommandSpec {
   /** The words that lead to it from the program, e.g. ['pets', 'list']; [] for the program. */
   path: string[];
   description: string;
-  /** Names and aliases of its visible subcommands (for `help` in the completion scripts: what it takes, see withHelpWalk). */
+  /** Names and aliases of its visible subcommands (for `help` in the completion scripts:
+   * what it takes, see withHelpWalk). */
   subcommands: { name: string; aliases: string[]; description: string }[];
   /** Its options that are not in `common`. */
   options: OptionSpec[];
