@@ -40,16 +40,18 @@ export function writeJson(io: IOStreams, data: unknown): void {
   io.out(`${stringifyJson(data, io.stdoutIsTTY ? 2 : undefined)}\n`);
 }
 
-let tableLoading: Promise<void> | undefined;
-let loadedTable: typeof import('./table.js') | undefined;
+type TableModule = typeof import('./table.js');
+let tableLoading: Promise<TableModule> | undefined;
+let loadedTable: TableModule | undefined;
 
 /** Loads the terminal table's renderer (and chalk), once. A table about to be drawn without
  * waiting (RowWriter.endAtOnce) needs it loaded already: a command that may draw one that way
  * calls this when it starts. */
-export function loadTable(): Promise<void> {
+export function loadTable(): Promise<TableModule> {
   if (!tableLoading) {
     tableLoading = import('./table.js').then((renderer) => {
       loadedTable = renderer;
+      return renderer;
     });
     // Awaited by end(); a process that ends without it must not die of the rejection.
     tableLoading.catch(() => {});
@@ -90,8 +92,8 @@ export function rowWriter<T>(io: IOStreams, columns: readonly Column<T>[]): RowW
       for (const row of held) io.out(line(row));
       held = undefined;
     };
-    const ready = loadTable().then(() => {
-      const chalk = (loadedTable as typeof import('./table.js')).chalkFor(true);
+    const ready = loadTable().then(({ chalkFor }) => {
+      const chalk = chalkFor(true);
       if (held) paint = (cells) => cells.map((text, i) => columns[i]?.color?.(text, chalk) ?? text);
       release();
     });
