@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { CancelledError } from '../../../src/errors.js';
 import { HiddenInput, promptHidden } from '../../../src/prompt.js';
@@ -160,6 +160,28 @@ describe('the hidden prompt (auth login on a terminal)', () => {
     expect(stdin.modes).toEqual([true, false]);
     // A terminal left flowing would hold the process open after the answer.
     expect(stdin.isPaused()).toBe(true);
+  });
+
+  it('turns echo off before the question shows, and lets go of stdin after the answer', async () => {
+    // A key typed or pasted the moment the question appears must not be echoed; a listener
+    // left on stdin would take the input of whatever reads it next.
+    const events: string[] = [];
+    const stdin = Object.assign(new PassThrough(), {
+      setRawMode(mode: boolean) {
+        events.push(`raw ${mode}`);
+      },
+    });
+    const stderr = new Writable({
+      write(chunk, _encoding, done) {
+        events.push(`shown ${JSON.stringify(String(chunk))}`);
+        done();
+      },
+    });
+    const answer = promptHidden(stdin, stderr, 'API key: ');
+    stdin.write('key\r');
+    expect(await answer).toBe('key');
+    expect(events).toEqual(['raw true', 'shown "API key: "', 'raw false', 'shown "\\n"']);
+    expect(stdin.listenerCount('data')).toBe(0);
   });
 
   it('is cancelled by an abort (SIGTERM) while it waits, restoring the mode', async () => {
