@@ -41,7 +41,9 @@ export interface RunOptions {
   timing?: MainDeps['timing'];
   /** Cells per line of the terminal (stdout and stderr); 80 when not given. */
   columns?: number;
-  /** How long a request waits before the spinner shows; 1 s (as in a process) when not given. */
+  /** How long a request waits before the spinner shows; when not given, a minute: a loaded
+   * machine must not put a spinner into the stderr of a test that is not about it (a process
+   * waits 1 s; test/render/status.test.ts tests that). */
   spinnerDelayMs?: number;
   /** stdout as bytes: decoded as latin1, one character per byte (bytes that are not UTF-8). */
   stdoutBytes?: boolean;
@@ -122,7 +124,7 @@ export function testIO(
     columns,
     stderrColumns: columns,
     readStdin: (limit, signal) => readAll(stdin, limit, signal),
-    spinnerDelayMs: options.spinnerDelayMs,
+    spinnerDelayMs: options.spinnerDelayMs ?? 60_000,
     promptSecret: async (question) => {
       prompts.push(question);
       return options.typed ?? '';
