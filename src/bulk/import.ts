@@ -226,6 +226,7 @@ export async function importPets(
 
   // The report redraws its progress line on a timer: stopped however the import ends.
   try {
+    await report.ready();
     // Requests in flight are let finish after Ctrl-C: whether they created an animal is known.
     // A 429 slows the whole import down instead of showing a line per retry.
     const api = opts.dryRun

@@ -80,15 +80,18 @@ export class BulkReport {
     private readonly io: IOStreams,
     private readonly options: BulkReportOptions,
   ) {
-    // A second Ctrl-C draws the table of the animals created without waiting (quitAtOnce):
-    // its renderer must be loaded by then, even if no row was written yet (rows go out in
-    // order, and the first input may be the one awaited).
-    if (io.stdoutIsTTY && !options.json && !options.dryRun) void loadTable();
     // From the start: a server that stalls before its first answer is waited for too.
     if (io.stderrIsTTY && !options.typedInput) {
       this.progressTimer = setInterval(() => this.progress(true, true), 500);
       this.progressTimer.unref();
     }
+  }
+
+  /** Resolves once the report can say all it has to without waiting: a second Ctrl-C draws
+   * the table of the animals created at once (quitAtOnce), so its renderer is loaded before
+   * anything is sent (rows go out in input order: the first may be the one awaited). */
+  async ready(): Promise<void> {
+    if (this.io.stdoutIsTTY && !this.options.json && !this.options.dryRun) await loadTable();
   }
 
   /** Stops redrawing the line (the import ended, however it did). */
