@@ -168,8 +168,12 @@ export class ApiClient {
     this.traceRequest(method, url, headers, body);
 
     const { timing, signal } = this.options;
+    // Whether another attempt may follow this one: a 429 (the service's, or a proxy's to
+    // CONNECT) has its own count (bulk add: five more), anything else the usual one.
+    const anotherAfter = (attempt: number, status?: number) =>
+      attempt <= timing.retries ||
+      (status === 429 && attempt <= (timing.rateLimitRetries ?? timing.retries));
     for (let attempt = 1; ; attempt += 1) {
-      const last = attempt > timing.retries;
       const started = nowMs();
       let exchange: Exchange;
       try {
@@ -185,19 +189,17 @@ export class ApiClient {
       } catch (error) {
         // A proxy's 429 to CONNECT asks to slow down as the service's own does: as many
         // attempts, and a notice with the status (a bulk add then sends fewer at once).
-        const proxyLimited = error instanceof NetworkError && error.proxyStatus === 429;
-        const again = proxyLimited ? attempt <= (timing.rateLimitRetries ?? timing.retries) : !last;
-        if (!again || !retriesFailure(method, error)) throw withAttempts(error, attempt);
+        const status = error instanceof NetworkError ? error.proxyStatus : undefined;
+        if (!anotherAfter(attempt, status) || !retriesFailure(method, error)) {
+          throw withAttempts(error, attempt);
+        }
         const reason = (error as Error).message;
-        const status = proxyLimited ? 429 : undefined;
         await this.pause(opts, backoffMs(attempt - 1, timing), reason, attempt, status);
         continue;
       }
       this.traceResponse(exchange, started);
       this.warnIfDeprecated(method, url, exchange.headers, opts.announcedSunset);
-      const limited =
-        exchange.status === 429 && attempt <= (timing.rateLimitRetries ?? timing.retries);
-      if ((limited || !last) && retriesStatus(method, exchange.status)) {
+      if (anotherAfter(attempt, exchange.status) && retriesStatus(method, exchange.status)) {
         const delay =
           retryAfterMs(exchange.headers['retry-after']) ?? backoffMs(attempt - 1, timing);
         await this.pause(opts, delay, `HTTP ${exchange.status}`, attempt, exchange.status);
