@@ -62,9 +62,9 @@ export async function announceSandbox(
   } catch {
     reached = undefined;
   }
+  // (The sandbox's own URL always parses: a URL the client refuses never equals it.)
   const urlNeeded = reached
-    ? requestRoot(reached.baseUrl) === undefined ||
-      requestRoot(reached.baseUrl) !== requestRoot(url)
+    ? requestRoot(reached.baseUrl) !== requestRoot(url)
     : !recorded && url !== builtin?.baseUrl;
   const keyNeeded = reached ? reached.apiKey !== apiKey : apiKey !== builtin?.apiKey;
   const prefix = [
