@@ -137,6 +137,16 @@ describe('the hidden prompt (auth login on a terminal)', () => {
     expect(typed('ke\u001b[1;', '\u0003')).toMatchObject({ state: 'cancel' });
   });
 
+  /** A stderr, and what was written to it so far. */
+  const shownOnStderr = () => {
+    const stderr = new PassThrough();
+    let text = '';
+    stderr.on('data', (chunk) => {
+      text += chunk;
+    });
+    return { stderr, shown: () => text };
+  };
+
   /** A terminal's stdin that records the raw modes it is put in. */
   const rawStdin = () =>
     Object.assign(new PassThrough(), {
@@ -148,15 +158,11 @@ describe('the hidden prompt (auth login on a terminal)', () => {
 
   it('reads from a raw-mode terminal, echoes nothing of the key, and restores the mode', async () => {
     const stdin = rawStdin();
-    const stderr = new PassThrough();
-    let shown = '';
-    stderr.on('data', (chunk) => {
-      shown += chunk;
-    });
+    const { stderr, shown } = shownOnStderr();
     const answer = promptHidden(stdin, stderr, 'API key: ');
     stdin.write('sec\u001b[Dret\r');
     expect(await answer).toBe('secret');
-    expect(shown).toBe('API key: \n');
+    expect(shown()).toBe('API key: \n');
     expect(stdin.modes).toEqual([true, false]);
     // A terminal left flowing would hold the process open after the answer.
     expect(stdin.isPaused()).toBe(true);
@@ -196,18 +202,14 @@ describe('the hidden prompt (auth login on a terminal)', () => {
 
   it('is left alone by an abort after it was answered: no second newline, the mode restored once', async () => {
     const stdin = rawStdin();
-    const stderr = new PassThrough();
-    let shown = '';
-    stderr.on('data', (chunk) => {
-      shown += chunk;
-    });
+    const { stderr, shown } = shownOnStderr();
     const controller = new AbortController();
     const answer = promptHidden(stdin, stderr, 'API key: ', controller.signal);
     stdin.write('key\r');
     expect(await answer).toBe('key');
     controller.abort();
     await new Promise((resolve) => setImmediate(resolve));
-    expect(shown).toBe('API key: \n');
+    expect(shown()).toBe('API key: \n');
     expect(stdin.modes).toEqual([true, false]);
   });
 
