@@ -13,7 +13,7 @@ import autocannon from 'autocannon';
 import { build as esbuild } from 'esbuild';
 import { benchSandboxData, printSandboxData } from './bench-sandbox-data.js';
 import { defines } from './defines.js';
-import { lazyAssert, lazyHttp2, llhttpEnumsOnly } from './esbuild-plugins.js';
+import { lazyAssert, lazyHttp2, lazyHttpInUndici, llhttpEnumsOnly } from './esbuild-plugins.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const BULK = Number(process.env.BENCH_BULK ?? 10_000);
@@ -174,7 +174,7 @@ request.call(dispatcher, { origin: url.origin, path: url.pathname, method: 'GET'
     nodePaths: [join(root, 'node_modules')],
     outfile: bundled,
     logLevel: 'warning',
-    plugins: [lazyHttp2(), llhttpEnumsOnly(), lazyAssert()],
+    plugins: [lazyHttp2(), llhttpEnumsOnly(), lazyAssert(), lazyHttpInUndici()],
   });
   const runner = join(work, 'undici-get.run.cjs');
   writeFileSync(

@@ -7,6 +7,7 @@ import {
   builtinsWithoutNamespaces,
   lazyAssert,
   lazyHttp2,
+  lazyHttpInUndici,
   llhttpEnumsOnly,
 } from './esbuild-plugins.js';
 import { writeNotices } from './notices.js';
@@ -43,6 +44,7 @@ export async function bundle(builds, notices) {
         lazyHttp2(),
         llhttpEnumsOnly(),
         lazyAssert(),
+        lazyHttpInUndici(),
         builtinsWithoutNamespaces(),
         ...(options.plugins ?? []),
       ],

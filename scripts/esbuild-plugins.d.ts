@@ -4,4 +4,5 @@ import type { Plugin } from 'esbuild';
 export function lazyHttp2(): Plugin;
 export function llhttpEnumsOnly(): Plugin;
 export function lazyAssert(): Plugin;
+export function lazyHttpInUndici(): Plugin;
 export function builtinsWithoutNamespaces(): Plugin;

@@ -115,6 +115,90 @@ module.exports = assert;`,
   };
 }
 
+/**
+ * undici requires node:http at the top of two files, for what a request to the service never
+ * uses: core/util.js compares a stream's class with IncomingMessage before destroying it, and
+ * dispatcher/client.js reads `http.maxHeaderSize` as it loads, for clients given no
+ * `maxHeaderSize` (src/api/transport.ts gives one). Loading node:http (its agent, client,
+ * server and parser) takes ≈1.8 ms once node:net is loaded. Here each file asks node:http when
+ * it needs it: util.js only for a class named IncomingMessage (none exists unless node:http was
+ * loaded), client.js when a client is made without `maxHeaderSize`. The build fails if either
+ * file's code differs from what these edits expect (a newer undici), so nothing is left reading
+ * a module that is no longer there.
+ */
+export function lazyHttpInUndici() {
+  const EDITS = {
+    'core/util.js': [
+      ["const { IncomingMessage } = require('node:http')\n", ''],
+      [
+        'Object.getPrototypeOf(stream).constructor === IncomingMessage',
+        'isIncomingMessage(Object.getPrototypeOf(stream).constructor)',
+      ],
+      [
+        /$/,
+        `
+function isIncomingMessage (type) {
+  return typeof type === 'function' && type.name === 'IncomingMessage' &&
+    type === require('node:http').IncomingMessage
+}
+`,
+      ],
+    ],
+    'dispatcher/client.js': [
+      ["const http = require('node:http')\n", ''],
+      [
+        `const getDefaultNodeMaxHeaderSize = http &&
+  http.maxHeaderSize &&
+  Number.isInteger(http.maxHeaderSize) &&
+  http.maxHeaderSize > 0
+  ? () => http.maxHeaderSize
+  : () => { throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid') }`,
+        `const getDefaultNodeMaxHeaderSize = () => {
+  const { maxHeaderSize } = require('node:http')
+  if (Number.isInteger(maxHeaderSize) && maxHeaderSize > 0) return maxHeaderSize
+  throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid')
+}`,
+      ],
+    ],
+  };
+  return {
+    name: 'lazy-http-in-undici',
+    setup(build) {
+      build.onLoad(
+        { filter: /[\\/]undici[\\/]lib[\\/](core[\\/]util|dispatcher[\\/]client)\.js$/ },
+        (args) => {
+          const file = args.path.split(/[\\/]/).slice(-2).join('/');
+          let contents = readFileSync(args.path, 'utf8');
+          // What is left of the file once the edited code is taken out must not use node:http.
+          let rest = contents;
+          for (const [from, to] of EDITS[file]) {
+            const found = typeof from === 'string' ? contents.split(from).length - 1 : 1;
+            if (found !== 1) {
+              return {
+                errors: [
+                  {
+                    text: `undici's ${file} is not the code lazyHttpInUndici edits (${JSON.stringify(String(from).slice(0, 60))} found ${found} times): update it`,
+                  },
+                ],
+              };
+            }
+            contents = contents.replace(from, to);
+            rest = rest.replace(from, '');
+          }
+          if (/\bhttp\.|\bIncomingMessage\b|['"]node:http['"]/.test(rest)) {
+            return {
+              errors: [
+                { text: `undici's ${file} uses node:http elsewhere too: extend lazyHttpInUndici` },
+              ],
+            };
+          }
+          return { contents, loader: 'js' };
+        },
+      );
+    },
+  };
+}
+
 /** Modules a dependency imports at its top but uses only on paths `store` rarely takes. */
 const LAZY = new Set(['child_process']);
 

@@ -2,12 +2,18 @@
 // behave as the modules they replace wherever the bundle can tell: these build small entries
 // with each plugin and run the output. The start-up test (test/render/startup.test.ts) checks
 // that the real modules are no longer loaded by a request.
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { lazyAssert, llhttpEnumsOnly } from '../../scripts/esbuild-plugins.js';
+import {
+  lazyAssert,
+  lazyHttp2,
+  lazyHttpInUndici,
+  llhttpEnumsOnly,
+} from '../../scripts/esbuild-plugins.js';
 import { tempDir } from '../helpers/cli.js';
 import { BIN } from '../helpers/process.js';
 
@@ -124,6 +130,93 @@ describe('llhttpEnumsOnly', () => {
       bundled("require('./dispatcher/client-h1.js')", [llhttpEnumsOnly()], dir),
     ).rejects.toThrow(
       "undici's client-h1.js uses more of llhttp's constants than ERROR and TYPE: extend llhttpEnumsOnly",
+    );
+  });
+});
+
+describe('lazyHttpInUndici', () => {
+  /** Runs `contents` (CommonJS, undici's files bundled with the plugin) in a new Node process,
+   * which prints JSON; returns it. */
+  const runBundled = async (contents: string) => {
+    const result = await build({
+      stdin: { contents, resolveDir: ROOT, sourcefile: 'entry.cjs' },
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      write: false,
+      logLevel: 'silent',
+      plugins: [lazyHttp2(), llhttpEnumsOnly(), lazyHttpInUndici()],
+    });
+    const file = join(tempDir(), 'entry.cjs');
+    writeFileSync(file, result.outputFiles[0]?.text ?? '');
+    return JSON.parse(execFileSync(process.execPath, [file], { encoding: 'utf8' }));
+  };
+  const HTTP_LOADED = "process.moduleLoadList.includes('NativeModule http')";
+
+  it('loads node:http only for a client made without maxHeaderSize, which gets Node’s', async () => {
+    const seen = await runBundled(`
+const Client = require('undici/lib/dispatcher/client.js');
+require('undici/lib/core/util.js');
+const size = (client) => client[Object.getOwnPropertySymbols(client).find((s) => s.description === 'max headers size')];
+const atLoad = ${HTTP_LOADED};
+const given = size(new Client('http://127.0.0.1:9', { maxHeaderSize: 1000 }));
+const afterGiven = ${HTTP_LOADED};
+const byDefault = size(new Client('http://127.0.0.1:9'));
+console.log(JSON.stringify({ atLoad, given, afterGiven, byDefault, node: require('node:http').maxHeaderSize }));
+`);
+    expect(seen).toEqual({
+      atLoad: false,
+      given: 1000,
+      afterGiven: false,
+      byDefault: 16384,
+      node: 16384,
+    });
+  });
+
+  it('still takes the socket from an IncomingMessage it destroys, and only from one', async () => {
+    const seen = await runBundled(`
+const { destroy } = require('undici/lib/core/util.js');
+const { Readable } = require('node:stream');
+const plain = new Readable({ read() {} });
+plain.socket = 'kept';
+destroy(plain);
+const afterPlain = ${HTTP_LOADED};
+const { IncomingMessage } = require('node:http');
+const message = new IncomingMessage(null);
+message.socket = 'taken';
+destroy(message);
+console.log(JSON.stringify({ afterPlain, plain: plain.socket, message: message.socket, destroyed: message.destroyed }));
+`);
+    expect(seen).toEqual({ afterPlain: false, plain: 'kept', message: null, destroyed: true });
+  });
+
+  it('fails the build when undici’s code is not what it edits (a newer undici)', async () => {
+    const dir = join(tempDir(), 'node_modules/undici/lib/core');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'util.js'),
+      "const { IncomingMessage } = require('node:http')\nmodule.exports = (s) => s instanceof IncomingMessage\n",
+    );
+    await expect(bundled("require('./util.js')", [lazyHttpInUndici()], dir)).rejects.toThrow(
+      /undici's core\/util\.js is not the code lazyHttpInUndici edits/,
+    );
+  });
+
+  it('fails the build when undici uses node:http elsewhere in a file it edits', async () => {
+    const dir = join(tempDir(), 'node_modules/undici/lib/dispatcher');
+    mkdirSync(dir, { recursive: true });
+    const source = `const http = require('node:http')
+const getDefaultNodeMaxHeaderSize = http &&
+  http.maxHeaderSize &&
+  Number.isInteger(http.maxHeaderSize) &&
+  http.maxHeaderSize > 0
+  ? () => http.maxHeaderSize
+  : () => { throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid') }
+module.exports = [getDefaultNodeMaxHeaderSize, http.STATUS_CODES]
+`;
+    writeFileSync(join(dir, 'client.js'), source);
+    await expect(bundled("require('./client.js')", [lazyHttpInUndici()], dir)).rejects.toThrow(
+      "undici's dispatcher/client.js uses node:http elsewhere too: extend lazyHttpInUndici",
     );
   });
 });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { retryAfterMs } from '../../src/api/retry.js';
 import { baseEnv, closedPort, run } from '../helpers/cli.js';
 import { faultServer, reply } from '../helpers/fault-server.js';
+import { processEnv, store } from '../helpers/process.js';
 
 const KEY = 'fault-key-9876';
 const PETS = '[{"id":1,"name":"Rex","categoryId":1}]';
@@ -281,6 +282,36 @@ describe('a write whose fate is unknown says so', () => {
       stderr: `error: ${host} sent response headers that are too large; ${note}\n`,
       prompts: [],
     });
+  });
+
+  it('takes headers of up to 16 KiB, Node’s limit, or as many as --max-http-header-size allows', async () => {
+    // A real process: the limit is given to undici unless NODE_OPTIONS or Node's own command
+    // line sets --max-http-header-size (src/api/transport.ts, maxHeaderSize).
+    const server = await faultServer((req, res) =>
+      reply(res, 200, PETS, {
+        'x-big': 'a'.repeat(req.url === '/v1/pets?limit=1' ? 15_000 : 20_000),
+      }),
+    );
+    const env = processEnv({ STORE_API_KEY: KEY, STORE_BASE_URL: server.url });
+    const host = new URL(server.url).host;
+    expect(await store(['pets', 'list', '--limit', '1'], { env })).toMatchObject({
+      code: 0,
+      stdout: TSV,
+    });
+    expect(await store(['pets', 'list'], { env })).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: `error: ${host} sent response headers that are too large\n`,
+    });
+    const larger = { ...env, NODE_OPTIONS: '--max-http-header-size=32768' };
+    expect(await store(['pets', 'list'], { env: larger })).toMatchObject({
+      code: 0,
+      stdout: TSV,
+      stderr: '',
+    });
+    const onCommandLine = { env, nodeArgs: ['--max-http-header-size=32768'] };
+    expect(await store(['pets', 'list'], onCommandLine)).toMatchObject({ code: 0, stdout: TSV });
+    expect(server.seen).toHaveLength(4);
   });
 
   it.each([201, 502])(
