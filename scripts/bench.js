@@ -13,7 +13,14 @@ import autocannon from 'autocannon';
 import { build as esbuild } from 'esbuild';
 import { benchSandboxData, printSandboxData } from './bench-sandbox-data.js';
 import { defines } from './defines.js';
-import { lazyAssert, lazyHttp2, lazyHttpInUndici, llhttpEnumsOnly } from './esbuild-plugins.js';
+import {
+  lazyAssert,
+  lazyHttp2,
+  lazyHttpInUndici,
+  llhttpEnumsOnly,
+  llhttpWasmFiles,
+  writeLlhttpWasm,
+} from './esbuild-plugins.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const BULK = Number(process.env.BENCH_BULK ?? 10_000);
@@ -174,8 +181,9 @@ request.call(dispatcher, { origin: url.origin, path: url.pathname, method: 'GET'
     nodePaths: [join(root, 'node_modules')],
     outfile: bundled,
     logLevel: 'warning',
-    plugins: [lazyHttp2(), llhttpEnumsOnly(), lazyAssert(), lazyHttpInUndici()],
+    plugins: [lazyHttp2(), llhttpEnumsOnly(), lazyAssert(), lazyHttpInUndici(), llhttpWasmFiles()],
   });
+  writeLlhttpWasm(work);
   const runner = join(work, 'undici-get.run.cjs');
   writeFileSync(
     runner,

@@ -44,7 +44,7 @@ mkdirSync(work, { recursive: true });
 
 // The program's files, as bin/store.js names them (not their source maps).
 const names = readdirSync(dist)
-  .filter((name) => name.endsWith('.cjs'))
+  .filter((name) => name.endsWith('.cjs') || name.endsWith('.wasm'))
   .sort();
 const assets = Object.fromEntries(names.map((name) => [name, join(dist, name)]));
 // What names the binary's code caches beside the build id: the same for every copy of this

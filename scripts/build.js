@@ -1,5 +1,6 @@
-// `npm run build`: src/ bundled by esbuild into dist/: store.cjs, the program, and the
-// side files below (table.cjs, conf.cjs, undici.cjs). bin/store.js runs them
+// `npm run build`: src/ bundled by esbuild into dist/: store.cjs, the program, the
+// side files below (table.cjs, conf.cjs, undici.cjs), and llhttp's WebAssembly builds
+// (llhttp_simd.wasm, llhttp.wasm: undici's HTTP/1 parser, read when a request is answered). bin/store.js runs them
 // through vm.Script with V8 code caches made after a run (see there why), so they are
 // CommonJS files: vm runs scripts, not ES modules. What the program imports lazily (the
 // HTTP client, the sandbox, conf…) is in store.cjs but runs only when imported. Type
@@ -10,6 +11,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundle } from './bundle.js';
+import { LLHTTP_WASM, writeLlhttpWasm } from './esbuild-plugins.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = join(root, 'dist');
@@ -97,9 +99,12 @@ await bundle(
   join(outdir, 'THIRD_PARTY_NOTICES'),
 );
 
+writeLlhttpWasm(outdir);
+
 // The build id: a hash of all the files, so that a code cache is never used with other code.
 const text = readFileSync(program, 'utf8');
 const hash = createHash('sha256').update(text);
 for (const side of SIDE_FILES) hash.update(readFileSync(join(outdir, `${side.name}.cjs`)));
+for (const { file } of LLHTTP_WASM) hash.update(readFileSync(join(outdir, file)));
 const build = hash.digest('hex').slice(0, PLACEHOLDER.length);
 writeFileSync(program, text.replace(header, header.replace(PLACEHOLDER, build)));

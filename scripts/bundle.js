@@ -9,6 +9,7 @@ import {
   lazyHttp2,
   lazyHttpInUndici,
   llhttpEnumsOnly,
+  llhttpWasmFiles,
 } from './esbuild-plugins.js';
 import { writeNotices } from './notices.js';
 
@@ -45,6 +46,7 @@ export async function bundle(builds, notices) {
         llhttpEnumsOnly(),
         lazyAssert(),
         lazyHttpInUndici(),
+        llhttpWasmFiles(),
         builtinsWithoutNamespaces(),
         ...(options.plugins ?? []),
       ],

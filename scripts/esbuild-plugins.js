@@ -1,7 +1,7 @@
 // esbuild plugins that keep Node's own modules off the start-up path of `store`. Each removes a
 // cost measured on `store pets list --json` (Node 24, medians of interleaved runs); the start-up
 // test (test/render/startup.test.ts) fails if one of these modules is loaded there again.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -78,6 +78,54 @@ export function llhttpEnumsOnly() {
       });
     },
   };
+}
+
+/** llhttp's WebAssembly builds, as undici ships them (base64 in a module) and as dist/ has them. */
+export const LLHTTP_WASM = [
+  { module: 'llhttp_simd-wasm.js', file: 'llhttp_simd.wasm' },
+  { module: 'llhttp-wasm.js', file: 'llhttp.wasm' },
+];
+
+/**
+ * undici ships llhttp's two WebAssembly builds (with SIMD, and without for the few machines
+ * that lack it) as base64 text in modules, 72 KB each: bundled, they were 144 KB of the 515 KB
+ * read at every start, and a request decoded the one it used. Here client-h1.js gets modules
+ * that read the binary build from a file beside the bundle (54 KB; an asset of the single
+ * executable there): writeLlhttpWasm puts them there.
+ */
+export function llhttpWasmFiles() {
+  return {
+    name: 'llhttp-wasm-files',
+    setup(build) {
+      build.onResolve({ filter: /^\.\.\/llhttp\/llhttp(_simd)?-wasm\.js$/ }, (args) => {
+        if (!/[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h1\.js$/.test(args.importer)) return;
+        const wasm = LLHTTP_WASM.find(({ module }) => args.path.endsWith(`/${module}`));
+        return {
+          path: `undici/lib/llhttp/${wasm.module}`,
+          namespace: 'llhttp-wasm',
+          pluginData: { file: wasm.file },
+        };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'llhttp-wasm' }, (args) => ({
+        // In the single executable, __dirname is not a folder of the disk (and reading a
+        // file from the current folder would run what someone put there): its assets.
+        contents: `const name = ${JSON.stringify(args.pluginData.file)};
+const sea = process.getBuiltinModule('node:sea');
+module.exports = sea.isSea()
+  ? Buffer.from(sea.getRawAsset(name))
+  : process.getBuiltinModule('node:fs').readFileSync(process.getBuiltinModule('node:path').join(__dirname, name));`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/** Writes the files llhttpWasmFiles reads into `dir`, from undici's own modules. */
+export function writeLlhttpWasm(dir) {
+  const require = createRequire(import.meta.url);
+  for (const { module, file } of LLHTTP_WASM) {
+    writeFileSync(join(dir, file), require(`undici/lib/llhttp/${module}`));
+  }
 }
 
 /**

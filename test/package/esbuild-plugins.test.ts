@@ -3,16 +3,19 @@
 // with each plugin and run the output. The start-up test (test/render/startup.test.ts) checks
 // that the real modules are no longer loaded by a request.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import {
+  LLHTTP_WASM,
   lazyAssert,
   lazyHttp2,
   lazyHttpInUndici,
   llhttpEnumsOnly,
+  llhttpWasmFiles,
+  writeLlhttpWasm,
 } from '../../scripts/esbuild-plugins.js';
 import { tempDir } from '../helpers/cli.js';
 import { BIN } from '../helpers/process.js';
@@ -218,5 +221,55 @@ module.exports = [getDefaultNodeMaxHeaderSize, http.STATUS_CODES]
     await expect(bundled("require('./client.js')", [lazyHttpInUndici()], dir)).rejects.toThrow(
       "undici's dispatcher/client.js uses node:http elsewhere too: extend lazyHttpInUndici",
     );
+  });
+});
+
+describe('llhttpWasmFiles', () => {
+  const undiciRequire = createRequire(join(ROOT, 'entry.cjs'));
+
+  it('writes each build of llhttp as the bytes undici’s module holds', () => {
+    const dir = tempDir();
+    writeLlhttpWasm(dir);
+    for (const { module, file } of LLHTTP_WASM) {
+      const bytes = readFileSync(join(dir, file));
+      expect(bytes.equals(undiciRequire(`undici/lib/llhttp/${module}`))).toBe(true);
+      // A WebAssembly binary (magic number and version 1), not the base64 text.
+      expect([...bytes.subarray(0, 8)]).toEqual([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);
+    }
+  });
+
+  it('has the HTTP/1 client read them from the bundle’s folder, not bundle them', async () => {
+    const dir = join(tempDir(), 'node_modules/undici/lib/dispatcher');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'client-h1.js'),
+      "module.exports = [require('../llhttp/llhttp_simd-wasm.js'), require('../llhttp/llhttp-wasm.js')]\n",
+    );
+    const out = tempDir();
+    const result = await build({
+      entryPoints: [join(dir, 'client-h1.js')],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      outfile: join(out, 'bundle.cjs'),
+      metafile: true,
+      logLevel: 'silent',
+      plugins: [llhttpWasmFiles()],
+    });
+    expect(Object.keys(result.metafile.inputs).filter((input) => input.includes('llhttp'))).toEqual(
+      [
+        'llhttp-wasm:undici/lib/llhttp/llhttp_simd-wasm.js',
+        'llhttp-wasm:undici/lib/llhttp/llhttp-wasm.js',
+      ],
+    );
+    const load = () => createRequire(join(out, 'entry.cjs'))('./bundle.cjs') as Buffer[];
+    // Nothing beside the bundle yet: it reads from its own folder, and from nowhere else.
+    expect(load).toThrow(
+      expect.objectContaining({ code: 'ENOENT', path: join(out, 'llhttp_simd.wasm') }),
+    );
+    writeLlhttpWasm(out);
+    const [simd, plain] = load().map((bytes) => Buffer.from(bytes));
+    expect(simd?.equals(undiciRequire('undici/lib/llhttp/llhttp_simd-wasm.js'))).toBe(true);
+    expect(plain?.equals(undiciRequire('undici/lib/llhttp/llhttp-wasm.js'))).toBe(true);
   });
 });

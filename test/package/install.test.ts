@@ -69,12 +69,15 @@ describe('the packed tarball', () => {
     expect(packed).toContain('bin/store.js');
     // It says bin/store.js is CommonJS (the package is ES modules): without it the shim fails.
     expect(packed).toContain('bin/package.json');
-    // The program and the files it requires when needed (a table, a config write, a proxy).
+    // The program and the files it requires when needed (a table, a config write, a proxy, the
+    // HTTP/1 parser).
     for (const file of [
       'store.cjs',
       'table.cjs',
       'conf.cjs',
       'undici.cjs',
+      'llhttp_simd.wasm',
+      'llhttp.wasm',
       'THIRD_PARTY_NOTICES',
     ]) {
       expect(packed).toContain(`dist/${file}`);
