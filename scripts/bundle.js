@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { defines } from './defines.js';
 import {
+  asciiFirstInCommander,
   builtinsWithoutNamespaces,
   lazyAssert,
   lazyHttp2,
@@ -47,6 +48,7 @@ export async function bundle(builds, notices) {
         lazyAssert(),
         lazyHttpInUndici(),
         llhttpWasmFiles(),
+        asciiFirstInCommander(),
         builtinsWithoutNamespaces(),
         ...(options.plugins ?? []),
       ],

@@ -175,74 +175,117 @@ module.exports = assert;`,
  * a module that is no longer there.
  */
 export function lazyHttpInUndici() {
-  const EDITS = {
-    'core/util.js': [
-      ["const { IncomingMessage } = require('node:http')\n", ''],
-      [
-        'Object.getPrototypeOf(stream).constructor === IncomingMessage',
-        'isIncomingMessage(Object.getPrototypeOf(stream).constructor)',
-      ],
-      [
-        /$/,
-        `
+  return sourceEdits('lazy-http-in-undici', 'lazyHttpInUndici', 'undici/lib', {
+    'core/util.js': {
+      edits: [
+        ["const { IncomingMessage } = require('node:http')\n", ''],
+        [
+          'Object.getPrototypeOf(stream).constructor === IncomingMessage',
+          'isIncomingMessage(Object.getPrototypeOf(stream).constructor)',
+        ],
+        [
+          /$/,
+          `
 function isIncomingMessage (type) {
   return typeof type === 'function' && type.name === 'IncomingMessage' &&
     type === require('node:http').IncomingMessage
 }
 `,
+        ],
       ],
-    ],
-    'dispatcher/client.js': [
-      ["const http = require('node:http')\n", ''],
-      [
-        `const getDefaultNodeMaxHeaderSize = http &&
+      unused: /\bhttp\.|\bIncomingMessage\b|['"]node:http['"]/,
+      what: 'node:http',
+    },
+    'dispatcher/client.js': {
+      edits: [
+        ["const http = require('node:http')\n", ''],
+        [
+          `const getDefaultNodeMaxHeaderSize = http &&
   http.maxHeaderSize &&
   Number.isInteger(http.maxHeaderSize) &&
   http.maxHeaderSize > 0
   ? () => http.maxHeaderSize
   : () => { throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid') }`,
-        `const getDefaultNodeMaxHeaderSize = () => {
+          `const getDefaultNodeMaxHeaderSize = () => {
   const { maxHeaderSize } = require('node:http')
   if (Number.isInteger(maxHeaderSize) && maxHeaderSize > 0) return maxHeaderSize
   throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid')
 }`,
+        ],
       ],
-    ],
-  };
+      unused: /\bhttp\.|\bIncomingMessage\b|['"]node:http['"]/,
+      what: 'node:http',
+    },
+  });
+}
+
+/**
+ * A regular expression with a Unicode property class (`\p{…}`) has ICU build that class's set
+ * of code points when it is first used, in every process: ≈1.5 ms for commander's
+ * `\p{ID_Continue}`, which every Option's constructor tests on its flags (whether they end in
+ * `name...>`, a variadic option). Here the test looks for the `...>` first, with a plain
+ * expression, and asks the Unicode one only then: the same answer, and no option of `store` is
+ * variadic.
+ */
+export function asciiFirstInCommander() {
+  return sourceEdits('ascii-first-in-commander', 'asciiFirstInCommander', 'commander/lib', {
+    'option.js': {
+      edits: [
+        [
+          'this.variadic = /\\p{ID_Continue}\\.\\.\\.[>\\]]$/u.test(flags);',
+          'this.variadic = /\\.\\.\\.[>\\]]$/.test(flags) && /\\p{ID_Continue}\\.\\.\\.[>\\]]$/u.test(flags);',
+        ],
+      ],
+      unused: /\\p\{/,
+      what: 'a Unicode property class',
+    },
+  });
+}
+
+/**
+ * A plugin (`name`, called `caller` in its errors) that edits files of a package (`root`:
+ * `undici/lib`) as it bundles them: `files` maps a path under `root` to its edits (each
+ * [text or pattern, replacement], applied once: the text must be found exactly once) and to
+ * what the rest of the file must not hold (`unused`, which `what` names). The build fails
+ * when a file's code is not what the edits expect (a newer version of the package), so that
+ * nothing is left using what an edit took away.
+ */
+function sourceEdits(name, caller, root, files) {
+  const paths = Object.keys(files).map((file) => `${root}/${file}`);
+  const escaped = paths.map((path) => path.replace(/[.]/g, '\\.').replace(/\//g, '[\\\\/]'));
+  const filter = new RegExp(`[\\\\/](${escaped.join('|')})$`);
   return {
-    name: 'lazy-http-in-undici',
+    name,
     setup(build) {
-      build.onLoad(
-        { filter: /[\\/]undici[\\/]lib[\\/](core[\\/]util|dispatcher[\\/]client)\.js$/ },
-        (args) => {
-          const file = args.path.split(/[\\/]/).slice(-2).join('/');
-          let contents = readFileSync(args.path, 'utf8');
-          // What is left of the file once the edited code is taken out must not use node:http.
-          let rest = contents;
-          for (const [from, to] of EDITS[file]) {
-            const found = typeof from === 'string' ? contents.split(from).length - 1 : 1;
-            if (found !== 1) {
-              return {
-                errors: [
-                  {
-                    text: `undici's ${file} is not the code lazyHttpInUndici edits (${JSON.stringify(String(from).slice(0, 60))} found ${found} times): update it`,
-                  },
-                ],
-              };
-            }
-            contents = contents.replace(from, to);
-            rest = rest.replace(from, '');
-          }
-          if (/\bhttp\.|\bIncomingMessage\b|['"]node:http['"]/.test(rest)) {
+      build.onLoad({ filter }, (args) => {
+        const normal = args.path.replace(/\\/g, '/');
+        const file = Object.keys(files).find((key) => normal.endsWith(`/${root}/${key}`));
+        const { edits, unused, what } = files[file];
+        let contents = readFileSync(args.path, 'utf8');
+        // What is left of the file once the edited code is taken out.
+        let rest = contents;
+        for (const [from, to] of edits) {
+          const found = typeof from === 'string' ? contents.split(from).length - 1 : 1;
+          if (found !== 1) {
+            const shown = JSON.stringify(String(from).slice(0, 60));
             return {
               errors: [
-                { text: `undici's ${file} uses node:http elsewhere too: extend lazyHttpInUndici` },
+                {
+                  text: `${root}/${file} is not the code ${caller} edits (${shown} found ${found} times): update it`,
+                },
               ],
             };
           }
-          return { contents, loader: 'js' };
-        },
-      );
+          contents = contents.replace(from, to);
+          rest = rest.replace(from, '');
+        }
+        if (unused.test(rest)) {
+          return {
+            errors: [{ text: `${root}/${file} uses ${what} elsewhere too: extend ${caller}` }],
+          };
+        }
+        return { contents, loader: 'js' };
+      });
     },
   };
 }

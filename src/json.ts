@@ -88,8 +88,9 @@ function escapeControls(json: string): string {
 }
 
 /** Half of a surrogate pair, alone: not well-formed Unicode, which a server may store as U+FFFD.
- * (With the u flag a whole pair is one code point, and does not match.) */
-export const LONE_SURROGATE = /\p{Cs}/u;
+ * (With the u flag a whole pair is one code point, and does not match.) The surrogates' range,
+ * which is all of `\p{Cs}`: a property class would have ICU build its set in every process. */
+export const LONE_SURROGATE = /[\ud800-\udfff]/u;
 
 /** The start of `text`, at most `units` UTF-16 units, never ending on half of a surrogate
  * pair (an emoji at the cut): shown text, and JSON under --json, hold no lone surrogate. */

@@ -3,6 +3,7 @@
 
 import { quote } from '../config/quote.js';
 import { FlagError } from '../errors.js';
+import { lazyPattern } from '../lazy-pattern.js';
 
 // Not `localhost.`: the system's resolver does not match the hosts file's `localhost` to it,
 // and asks DNS, which may answer any address (the key would go there over plain http).
@@ -52,7 +53,10 @@ export function withoutUserinfo(text: string): string {
 // overrides, zero-width) and white space. The URL parser would percent-encode some and
 // silently drop others (tab, newline, leading and trailing spaces), while the text as typed
 // is what is stored and shown.
-const UNSAFE_IN_URL = /[\p{Cc}\p{Cf}\p{Z}\s]/u;
+const UNSAFE_IN_URL = lazyPattern(() => /[\p{Cc}\p{Cf}\p{Z}\s]/u);
+// In ASCII those are the controls and the space: text of only visible ASCII (nearly every URL)
+// is safe without the Unicode classes, whose first use in a process has ICU build their sets.
+const VISIBLE_ASCII = /^[\x21-\x7e]*$/;
 
 /** A base URL as typed (flag, STORE_BASE_URL, STORE_MESSAGES_URL, config): http(s) and
  * nothing invisible in it; `what` names where it came from. Bad: FlagError (exit 2). */
@@ -65,7 +69,7 @@ export function parseBaseUrl(value: string, what: string): URL {
   } catch {
     throw new FlagError(`${what} is not a valid URL: ${shown}`);
   }
-  if (UNSAFE_IN_URL.test(value)) {
+  if (!VISIBLE_ASCII.test(value) && UNSAFE_IN_URL().test(value)) {
     throw new FlagError(`${what} must not contain control characters or white space: ${shown}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {

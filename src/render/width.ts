@@ -2,6 +2,7 @@
 // a user-perceived character (grapheme): CJK and emoji take 2 cells, combining marks and
 // format characters 0, everything else 1. Text is expected to be sanitised already (no
 // control characters).
+import { lazyPattern } from '../lazy-pattern.js';
 
 // East Asian Wide and Fullwidth code points (Unicode EastAsianWidth W/F, assigned ones, with
 // the CJK planes whole), as [first, last] pairs in order.
@@ -39,9 +40,9 @@ function isWide(cp: number): boolean {
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 // Marks join the character before them; format characters (ZWJ, LRM…) are invisible;
 // Hangul medial and final jamo join the initial one.
-const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}\u1160-\u11ff\ud7b0-\ud7ff]/u;
-const EMOJI_PRESENTATION = /^\p{Emoji_Presentation}/u;
-const EMOJI = /^\p{Extended_Pictographic}|^[#*0-9]\ufe0f?\u20e3/u;
+const ZERO_WIDTH = lazyPattern(() => /^[\p{Mn}\p{Me}\p{Cf}\u1160-\u11ff\ud7b0-\ud7ff]/u);
+const EMOJI_PRESENTATION = lazyPattern(() => /^\p{Emoji_Presentation}/u);
+const EMOJI = lazyPattern(() => /^\p{Extended_Pictographic}|^[#*0-9]\ufe0f?\u20e3/u);
 const REGIONAL_PAIR = /^[\u{1f1e6}-\u{1f1ff}]{2}/u;
 
 // Code points that build a many-code-point emoji (joiner, variation selectors, keycap, flags,
@@ -73,12 +74,12 @@ function codePointWidth(ch: string): number {
   if (cp < 0x300) return cp < 0x20 || (cp >= 0x7f && cp < 0xa0) ? 0 : 1;
   // A few combining marks sit inside the wide ranges (kana voicing marks U+3099–309A, which
   // decomposed Japanese is written with; ideographic tone marks): 0, as wcwidth says.
-  if (isWide(cp)) return COMBINING.test(ch) ? 0 : 2;
-  if (cp >= 0x1f000 && EMOJI_PRESENTATION.test(ch)) return 2;
-  return ZERO_WIDTH.test(ch) ? 0 : 1;
+  if (isWide(cp)) return COMBINING().test(ch) ? 0 : 2;
+  if (cp >= 0x1f000 && EMOJI_PRESENTATION().test(ch)) return 2;
+  return ZERO_WIDTH().test(ch) ? 0 : 1;
 }
 
-const COMBINING = /^[\p{Mn}\p{Me}]/u;
+const COMBINING = lazyPattern(() => /^[\p{Mn}\p{Me}]/u);
 
 /**
  * Cells taken by one unit of `graphemes`. An emoji, however many code points make it, is one
@@ -88,8 +89,8 @@ const COMBINING = /^[\p{Mn}\p{Me}]/u;
 export function graphemeWidth(grapheme: string): number {
   if (grapheme.length === 1) return codePointWidth(grapheme);
   if (!grapheme.includes('\ufe0e')) {
-    if (EMOJI_PRESENTATION.test(grapheme) || REGIONAL_PAIR.test(grapheme)) return 2;
-    if (grapheme.includes('\ufe0f') && EMOJI.test(grapheme)) return 2;
+    if (EMOJI_PRESENTATION().test(grapheme) || REGIONAL_PAIR.test(grapheme)) return 2;
+    if (grapheme.includes('\ufe0f') && EMOJI().test(grapheme)) return 2;
   }
   let width = 0;
   for (const ch of grapheme) width += codePointWidth(ch);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import {
+  asciiFirstInCommander,
   LLHTTP_WASM,
   lazyAssert,
   lazyHttp2,
@@ -201,7 +202,7 @@ console.log(JSON.stringify({ afterPlain, plain: plain.socket, message: message.s
       "const { IncomingMessage } = require('node:http')\nmodule.exports = (s) => s instanceof IncomingMessage\n",
     );
     await expect(bundled("require('./util.js')", [lazyHttpInUndici()], dir)).rejects.toThrow(
-      /undici's core\/util\.js is not the code lazyHttpInUndici edits/,
+      /undici\/lib\/core\/util\.js is not the code lazyHttpInUndici edits/,
     );
   });
 
@@ -219,7 +220,7 @@ module.exports = [getDefaultNodeMaxHeaderSize, http.STATUS_CODES]
 `;
     writeFileSync(join(dir, 'client.js'), source);
     await expect(bundled("require('./client.js')", [lazyHttpInUndici()], dir)).rejects.toThrow(
-      "undici's dispatcher/client.js uses node:http elsewhere too: extend lazyHttpInUndici",
+      'undici/lib/dispatcher/client.js uses node:http elsewhere too: extend lazyHttpInUndici',
     );
   });
 });
@@ -271,5 +272,55 @@ describe('llhttpWasmFiles', () => {
     const [simd, plain] = load().map((bytes) => Buffer.from(bytes));
     expect(simd?.equals(undiciRequire('undici/lib/llhttp/llhttp_simd-wasm.js'))).toBe(true);
     expect(plain?.equals(undiciRequire('undici/lib/llhttp/llhttp-wasm.js'))).toBe(true);
+  });
+});
+
+describe('asciiFirstInCommander', () => {
+  const FLAGS = [
+    '--limit <n>',
+    '-p, --profile <name>',
+    '--json',
+    '--file <names...>',
+    '-x [values...]',
+    '--x <é...>',
+    '--split <value,...>',
+    '--dots <...>',
+    '--tail <name...',
+  ];
+
+  it('tells variadic options as commander does', async () => {
+    const { Option } = (await bundled("module.exports = require('commander');", [
+      asciiFirstInCommander(),
+    ])) as { Option: new (flags: string) => { variadic: boolean } };
+    const { Option: Real } = createRequire(join(ROOT, 'entry.cjs'))('commander') as {
+      Option: new (flags: string) => { variadic: boolean };
+    };
+    const seen = FLAGS.map((flags) => new Option(flags).variadic);
+    expect(seen).toEqual(FLAGS.map((flags) => new Real(flags).variadic));
+    expect(seen).toEqual([false, false, false, true, true, true, false, false, false]);
+    // And the Unicode class is asked only after the plain test.
+    const { outputFiles } = await build({
+      entryPoints: [join(ROOT, 'node_modules/commander/lib/option.js')],
+      bundle: true,
+      platform: 'node',
+      write: false,
+      logLevel: 'silent',
+      plugins: [asciiFirstInCommander()],
+    });
+    expect(outputFiles[0]?.text).toContain(
+      'this.variadic = /\\.\\.\\.[>\\]]$/.test(flags) && /\\p{ID_Continue}\\.\\.\\.[>\\]]$/u.test(flags);',
+    );
+  });
+
+  it('fails the build when commander’s option.js is not what it edits', async () => {
+    const dir = join(tempDir(), 'node_modules/commander/lib');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'option.js'),
+      'exports.variadic = (flags) => /\\p{L}\\.\\.\\.[>\\]]$/u.test(flags);\n',
+    );
+    await expect(bundled("require('./option.js')", [asciiFirstInCommander()], dir)).rejects.toThrow(
+      /commander\/lib\/option\.js is not the code asciiFirstInCommander edits/,
+    );
   });
 });

@@ -128,3 +128,25 @@ describe('what an API command loads', () => {
     expect(notices).not.toContain('cli-table3');
   });
 });
+
+describe('what a module makes as it loads', () => {
+  // A regular expression with a Unicode property class costs ICU's work on that class when it
+  // is made, used or not (src/lazy-pattern.ts): in src/ each is made at its first use.
+  it('makes no regular expression with a Unicode property class', () => {
+    const files = readdirSync(join(ROOT, 'src'), { recursive: true })
+      .map(String)
+      .filter((file) => file.endsWith('.ts'));
+    const eager = files.flatMap((file) =>
+      readFileSync(join(ROOT, 'src', file), 'utf8')
+        .split('\n')
+        .map((line, i) => ({ at: `src/${file}:${i + 1}`, line }))
+        .filter(({ line }) => /\\[pP]\{/.test(line) && !/^\s*(\/\/|\*)/.test(line))
+        .filter(({ line }) => !/lazyPattern\(\(\) => \//.test(line))
+        .map(({ at }) => at),
+    );
+    expect(eager).toEqual([]);
+    // The search sees them: width.ts has several, each behind lazyPattern.
+    const width = readFileSync(join(ROOT, 'src/render/width.ts'), 'utf8');
+    expect(width.match(/lazyPattern\(\(\) => \/[^\n]*\\p\{/g)?.length).toBeGreaterThan(3);
+  });
+});
