@@ -1,7 +1,7 @@
 // esbuild plugins that keep Node's own modules off the start-up path of `store`. Each removes a
 // cost measured on `store pets list --json` (Node 24, medians of interleaved runs); the start-up
 // test (test/render/startup.test.ts) fails if one of these modules is loaded there again.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -243,10 +243,73 @@ export function asciiFirstInCommander() {
 }
 
 /**
+ * undici builds, as it loads, a search tree of the ≈100 header names it knows, to lower-case a
+ * response's header names without making a string of each (≈1 ms: ≈2,000 nodes, in the
+ * interpreter, at every start). Its callers fall back to lower-casing the name's text when the
+ * tree does not know it, which gives the same name. Here the tree is built once many names have
+ * been looked up (a bulk import's answers), and until then every lookup takes that fallback.
+ */
+export function lazyHeaderTree() {
+  return sourceEdits('lazy-header-tree', 'lazyHeaderTree', 'undici/lib', {
+    'core/tree.js': {
+      edits: [
+        [
+          `const tree = new TernarySearchTree()
+
+for (let i = 0; i < wellknownHeaderNames.length; ++i) {
+  const key = headerNameLowerCasedRecord[wellknownHeaderNames[i]]
+  tree.insert(key, key)
+}
+`,
+          `let built = null
+let lookups = 0
+const tree = {
+  lookup (key) {
+    if (built === null) {
+      if (++lookups <= 256) return null
+      built = new TernarySearchTree()
+      for (let i = 0; i < wellknownHeaderNames.length; ++i) {
+        const key = headerNameLowerCasedRecord[wellknownHeaderNames[i]]
+        built.insert(key, key)
+      }
+    }
+    return built.lookup(key)
+  }
+}
+`,
+        ],
+      ],
+      unused: /\btree\.insert\b/,
+      what: 'the tree',
+      // Its one user, util.js, must fall back to the lower-cased text at each lookup.
+      check: (path) => {
+        const util = readFileSync(join(path, '../util.js'), 'utf8');
+        const lookups = util.match(/\btree\.lookup\(value\)[^\n]*/g) ?? [];
+        const fallback = "tree.lookup(value) ?? value.toString('latin1').toLowerCase()";
+        const users = readdirSync(join(path, '../..'), { recursive: true })
+          .filter((file) => file.endsWith('.js'))
+          .filter((file) =>
+            /require\('\.{1,2}\/(core\/)?tree(\.js)?'\)/.test(
+              readFileSync(join(path, '../..', file), 'utf8'),
+            ),
+          );
+        if (lookups.length === 0 || lookups.some((line) => line.trim() !== fallback)) {
+          return 'core/util.js does not fall back to the lower-cased name at each lookup';
+        }
+        if (users.join() !== join('core', 'util.js'))
+          return `the tree has other users: ${users.join(', ')}`;
+        return undefined;
+      },
+    },
+  });
+}
+
+/**
  * A plugin (`name`, called `caller` in its errors) that edits files of a package (`root`:
  * `undici/lib`) as it bundles them: `files` maps a path under `root` to its edits (each
  * [text or pattern, replacement], applied once: the text must be found exactly once) and to
- * what the rest of the file must not hold (`unused`, which `what` names). The build fails
+ * what the rest of the file must not hold (`unused`, which `what` names), and perhaps to a
+ * `check` of the package around it (a reason to refuse, or undefined). The build fails
  * when a file's code is not what the edits expect (a newer version of the package), so that
  * nothing is left using what an edit took away.
  */
@@ -260,7 +323,9 @@ function sourceEdits(name, caller, root, files) {
       build.onLoad({ filter }, (args) => {
         const normal = args.path.replace(/\\/g, '/');
         const file = Object.keys(files).find((key) => normal.endsWith(`/${root}/${key}`));
-        const { edits, unused, what } = files[file];
+        const { edits, unused, what, check } = files[file];
+        const refused = check?.(args.path);
+        if (refused) return { errors: [{ text: `${root}/${file}: ${refused}: update ${caller}` }] };
         let contents = readFileSync(args.path, 'utf8');
         // What is left of the file once the edited code is taken out.
         let rest = contents;

@@ -12,6 +12,7 @@ import {
   asciiFirstInCommander,
   LLHTTP_WASM,
   lazyAssert,
+  lazyHeaderTree,
   lazyHttp2,
   lazyHttpInUndici,
   llhttpEnumsOnly,
@@ -321,6 +322,51 @@ describe('asciiFirstInCommander', () => {
     );
     await expect(bundled("require('./option.js')", [asciiFirstInCommander()], dir)).rejects.toThrow(
       /commander\/lib\/option\.js is not the code asciiFirstInCommander edits/,
+    );
+  });
+});
+
+describe('lazyHeaderTree', () => {
+  type Util = { headerNameToString(name: Buffer): string };
+  const NAMES = ['Content-Type', 'content-length', 'DATE', 'X-Request-Id', 'x-\u00fcml\u00c4ut'];
+
+  it('lower-cases header names as undici does, before and after the tree is built', async () => {
+    const { util, tree } = (await bundled(
+      "module.exports = { util: require('undici/lib/core/util.js'), tree: require('undici/lib/core/tree.js').tree };",
+      [lazyHttpInUndici(), lazyHeaderTree()],
+    )) as { util: Util; tree: { lookup(name: Buffer): string | null } };
+    const real = createRequire(join(ROOT, 'entry.cjs'))('undici/lib/core/util.js') as Util;
+    const names = NAMES.map((name) => Buffer.from(name, 'latin1'));
+    const expected = names.map((name) => real.headerNameToString(name));
+    expect(expected).toEqual([
+      'content-type',
+      'content-length',
+      'date',
+      'x-request-id',
+      'x-\u00fcml\u00e4ut',
+    ]);
+    expect(names.map((name) => util.headerNameToString(name))).toEqual(expected);
+    // Not built yet: a known name is not found in it (its callers lower-case the text).
+    expect(tree.lookup(Buffer.from('date'))).toBeNull();
+    for (let i = 0; i < 256; i += 1) util.headerNameToString(Buffer.from('Date'));
+    expect(tree.lookup(Buffer.from('DATE'))).toBe('date');
+    expect(names.map((name) => util.headerNameToString(name))).toEqual(expected);
+  });
+
+  it('fails the build when undici’s util.js does not fall back to the text', async () => {
+    const dir = join(tempDir(), 'node_modules/undici/lib/core');
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(join(ROOT, 'node_modules/undici/lib/core/tree.js'), join(dir, 'tree.js'));
+    copyFileSync(
+      join(ROOT, 'node_modules/undici/lib/core/constants.js'),
+      join(dir, 'constants.js'),
+    );
+    writeFileSync(
+      join(dir, 'util.js'),
+      "const { tree } = require('./tree')\nmodule.exports = (value) => tree.lookup(value)\n",
+    );
+    await expect(bundled("require('./util.js')", [lazyHeaderTree()], dir)).rejects.toThrow(
+      'undici/lib/core/tree.js: core/util.js does not fall back to the lower-cased name at each lookup: update lazyHeaderTree',
     );
   });
 });
