@@ -5,6 +5,7 @@ import type { Readable, Writable } from 'node:stream';
 const { getSystemErrorMessage } = process.getBuiltinModule('node:util');
 const { isUtf8 } = process.getBuiltinModule('node:buffer');
 
+import { DirectOutput, isTerminal, type OutputStream } from './direct-output.js';
 import { CancelledError, FlagError } from './errors.js';
 import { StatusBoard, type StatusLine } from './render/status.js';
 
@@ -14,8 +15,6 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 export interface IOStreams {
   readonly stdin: Readable;
-  readonly stdout: Writable;
-  readonly stderr: Writable;
   readonly stdinIsTTY: boolean;
   readonly stdoutIsTTY: boolean;
   readonly stderrIsTTY: boolean;
@@ -186,8 +185,8 @@ export function terminalColumns(env: Env, stream: { isTTY?: boolean; columns?: n
 
 export interface IOParts {
   stdin: Readable;
-  stdout: Writable;
-  stderr: Writable;
+  stdout: OutputStream;
+  stderr: OutputStream;
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
@@ -241,8 +240,6 @@ export function createIO(parts: IOParts): IOStreams {
     get stdin() {
       return parts.stdin;
     },
-    stdout,
-    stderr,
     get stdinIsTTY() {
       return parts.stdinIsTTY;
     },
@@ -314,15 +311,21 @@ interface SystemProcess {
   env: Env;
 }
 
-export function systemIO(proc: SystemProcess): IOStreams {
-  const stdoutIsTTY = proc.stdout.isTTY === true;
-  const stderrIsTTY = proc.stderr.isTTY === true;
+/** IOStreams over the process's own; `terminal` tells whether a descriptor is a terminal. */
+export function systemIO(proc: SystemProcess, terminal = isTerminal): IOStreams {
+  const stdoutIsTTY = terminal(1);
+  const stderrIsTTY = terminal(2);
+  // A terminal keeps its stream (its width, its own writes), made at the first write; a pipe
+  // or a file is written directly (src/direct-output.ts), except on Windows.
+  const windows = process.platform === 'win32';
+  const output = (fd: number, isTTY: boolean, stream: () => Writable) =>
+    new DirectOutput(fd, stream, !isTTY && !windows);
   return createIO({
     get stdin() {
       return proc.stdin;
     },
-    stdout: proc.stdout,
-    stderr: proc.stderr,
+    stdout: output(1, stdoutIsTTY, () => proc.stdout),
+    stderr: output(2, stderrIsTTY, () => proc.stderr),
     get stdinIsTTY() {
       return proc.stdin.isTTY === true;
     },
@@ -331,8 +334,9 @@ export function systemIO(proc: SystemProcess): IOStreams {
     colorOut: colorAllowed(stdoutIsTTY, proc.env),
     colorErr: colorAllowed(stderrIsTTY, proc.env),
     statusLine: statusLineAllowed(stderrIsTTY, proc.env),
-    columns: () => terminalColumns(proc.env, proc.stdout),
-    stderrColumns: () => terminalColumns(proc.env, proc.stderr),
+    // Off a terminal, no stream is made only to be asked its width: it has none.
+    columns: () => terminalColumns(proc.env, stdoutIsTTY ? proc.stdout : {}),
+    stderrColumns: () => terminalColumns(proc.env, stderrIsTTY ? proc.stderr : {}),
     readStdin: (limit, signal) => readAll(proc.stdin, limit, signal),
     // The prompts are loaded when asked: most commands never prompt.
     promptSecret: async (question, signal) =>

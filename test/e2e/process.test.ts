@@ -1,11 +1,12 @@
 // The process as a shell meets it: bin/store.js run as a child (against the sandbox, also a
 // process, where it needs a server).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
-import { processEnv, startSandbox, store } from '../helpers/process.js';
+import { faultServer, reply } from '../helpers/fault-server.js';
+import { BIN, collect, processEnv, startSandbox, store } from '../helpers/process.js';
 
 /** A node on PATH older than 22.19 (not the pinned one npm scripts run), if there is one. */
 const OLD_NODE = (() => {
@@ -105,6 +106,35 @@ describe('the process', () => {
         stderr: `store: cannot start: ENOENT: no such file or directory, open '${join(copy, 'dist', 'store.cjs')}' (run \`npm run build\`?)\n`,
       });
     }
+  });
+
+  it('writes the whole of a large answer to a pipe another process made non-blocking', async () => {
+    // store writes a pipe with write(2) (src/direct-output.ts): on a non-blocking pipe that
+    // fills up (the reader is slow), what write(2) cannot take goes through Node's stream.
+    const pets = Array.from({ length: 20_000 }, (_, i) => ({
+      id: i + 1,
+      name: `pet ${i} ${'x'.repeat(100)}`,
+      categoryId: (i % 5) + 1,
+      status: 'available',
+    }));
+    const body = JSON.stringify(pets);
+    const server = await faultServer((_req, res) => reply(res, 200, body));
+    const env = processEnv({ STORE_BASE_URL: server.url, STORE_API_KEY: 'k-1234' });
+    const nonBlocking =
+      'import fcntl, os, sys\n' +
+      'fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) | os.O_NONBLOCK)\n' +
+      'os.execv(sys.argv[1], sys.argv[1:])';
+    const child = spawn(
+      'python3',
+      ['-c', nonBlocking, process.execPath, BIN, 'pets', 'list', '--json'],
+      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    // Read nothing for a while: the pipe fills (2.6 MB against a buffer of some hundred KB).
+    child.stdout.pause();
+    setTimeout(() => child.stdout.resume(), 500);
+    const result = await collect(child);
+    expect(body.length).toBeGreaterThan(2_500_000);
+    expect(result).toEqual({ code: 0, signal: null, stdout: `${body}\n`, stderr: '' });
   });
 
   it('ends quietly when the reader is gone before the first write (| true): EPIPE is no failure', () => {

@@ -178,12 +178,15 @@ describe('the process’s IO (systemIO)', () => {
       ['xterm-256color', [`${ERASE}1 created`, ERASE]],
     ] as const) {
       const seen: string[] = [];
-      const io = systemIO({
-        stdin: process.stdin,
-        stdout: sink([]),
-        stderr: sink(seen),
-        env: { TERM, NO_COLOR: '1' },
-      });
+      const io = systemIO(
+        {
+          stdin: process.stdin,
+          stdout: sink([]),
+          stderr: sink(seen),
+          env: { TERM, NO_COLOR: '1' },
+        },
+        () => true,
+      );
       io.status('1 created').done();
       expect(seen, TERM).toEqual(drawn);
     }
