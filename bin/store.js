@@ -14,7 +14,6 @@
 // starts ≈25% sooner (measured; README, Performance).
 const [major, minor] = process.versions.node.split('.').map(Number);
 let fs;
-let os;
 let path;
 
 const BUNDLE = '../dist/store.cjs';
@@ -86,7 +85,11 @@ function findCacheDir() {
     else if (env.XDG_CACHE_HOME && process.platform !== 'darwin') base = env.XDG_CACHE_HOME;
     // A relative XDG_CACHE_HOME is to be ignored (XDG Base Directory specification).
     if (!base || !path.isAbsolute(base)) {
-      const home = os.homedir();
+      // On Unix os.homedir() is HOME when it is set (even empty), as libuv reads it: taken
+      // from there, node:os is not loaded for it (≈0.25 ms).
+      const unixHome = process.platform !== 'win32' ? env.HOME : undefined;
+      const home =
+        unixHome !== undefined ? unixHome : process.getBuiltinModule('node:os').homedir();
       const under = { win32: ['AppData', 'Local'], darwin: ['Library', 'Caches'] };
       base = path.join(home, ...(under[process.platform] || ['.cache']));
       if (!path.isAbsolute(home)) return undefined;
@@ -408,22 +411,28 @@ if (major < 22 || (major === 22 && minor < 19)) {
   process.exitCode = 1;
 } else {
   fs = process.getBuiltinModule('node:fs');
-  os = process.getBuiltinModule('node:os');
   path = process.getBuiltinModule('node:path');
   const file = IN_BINARY ? 'store.cjs' : path.join(__dirname, BUNDLE);
   const argv = process.argv.slice(2);
   try {
-    const header = readHeader(file);
-    if (!header) throw new Error(`${file} is not a build of store`);
-    if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V') && wrote(header)) {
-      // Asked often (scripts, bug reports) and needs none of the program.
+    // The version, asked often (scripts, bug reports), needs none of the program: it is the
+    // bundle's first line. Any other command reads that line with the rest of the bundle.
+    const version = argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V');
+    // Under --debug, stack traces point into src/ through the bundle's source map: Node
+    // maps modules it loads itself, so the bundle is loaded by require, without the cache.
+    // (The binary has no source maps: it runs as always.)
+    const debug =
+      !IN_BINARY &&
+      (process.env.STORE_DEBUG === '1' ||
+        process.env.STORE_DEBUG === 'true' ||
+        argv.indexOf('--debug') !== -1);
+    const header = version || debug ? readHeader(file) : undefined;
+    if ((version || debug) && !header) throw new Error(`${file} is not a build of store`);
+    if (version && wrote(header)) {
+      // Written.
     } else {
-      // Under --debug, stack traces point into src/ through the bundle's source map: Node
-      // maps modules it loads itself, so the bundle is loaded by require, without the cache.
-      const debug = process.env.STORE_DEBUG === '1' || process.env.STORE_DEBUG === 'true';
       let program;
-      // (The binary has no source maps: it runs as always.)
-      if (!IN_BINARY && (debug || argv.indexOf('--debug') !== -1)) {
+      if (debug) {
         process.setSourceMapsEnabled(true);
         program = process.getBuiltinModule('node:module').createRequire(__filename)(BUNDLE);
       } else {

@@ -10,7 +10,6 @@ import {
   toOption,
 } from './commands/define.js';
 import { withRule } from './commands/flags.js';
-import { registerHelp } from './commands/help/help.js';
 import { HELP_LAYOUT } from './commands/help/layout.js';
 import { PROFILES } from './completion/hints.js';
 import type { IOStreams } from './io.js';
@@ -118,6 +117,8 @@ export interface CommandSet {
   nouns: { noun: Noun; verbs: CommandDefinition[] }[];
   whole: boolean;
   topLevel: CommandDefinition[];
+  /** `store help` and its topics (with the whole tree only: their text is long). */
+  help?: typeof import('./commands/help/help.js');
 }
 
 /**
@@ -132,7 +133,9 @@ export async function loadCommands(argv?: readonly string[]): Promise<CommandSet
       return { noun, verbs: await Promise.all(names.map((name) => load(noun, name))) };
     }),
   );
-  return { nouns, whole: !wanted, topLevel: wanted ? [] : await TOP_LEVEL() };
+  if (wanted) return { nouns, whole: false, topLevel: [] };
+  const [topLevel, help] = await Promise.all([TOP_LEVEL(), import('./commands/help/help.js')]);
+  return { nouns, whole: true, topLevel, help };
 }
 
 /** The commander program of `commands`. */
@@ -150,7 +153,7 @@ export function buildProgram(
     for (const verb of verbs) verb.register(command, context);
   }
   for (const definition of commands.topLevel) definition.register(program, context);
-  if (commands.whole) registerHelp(program, context);
+  commands.help?.registerHelp(program, context);
   return program;
 }
 

@@ -1,7 +1,8 @@
 // Where config.json lives. Apart from file.ts (which loads zod) so that the completion of
 // profile names, run on every TAB, stays cheap.
-// The module object, not its function: a test stands in for the user database.
-const os = process.getBuiltinModule('node:os');
+// The module object, not its function: a test stands in for the user database. Asked when
+// needed: HOME usually is, and node:os is then not loaded at all.
+const os = () => process.getBuiltinModule('node:os');
 const { isAbsolute, join, win32 } = process.getBuiltinModule('node:path');
 
 import { ConfigError } from '../errors.js';
@@ -33,7 +34,7 @@ function homeDir(env: Env): string {
   if (env.HOME && isAbsolute(env.HOME)) return env.HOME;
   let home = '';
   try {
-    home = os.userInfo().homedir;
+    home = os().userInfo().homedir;
   } catch {
     // A uid with no entry in the user database (a container's --user): no home to be found.
   }

@@ -11,7 +11,6 @@
 // generation (`.end-<token>.1`, …), so nothing is left that blocks for ever.
 const { closeSync, ftruncateSync, linkSync, readdirSync, unlinkSync, writeSync } =
   process.getBuiltinModule('node:fs');
-const { hostname } = process.getBuiltinModule('node:os');
 const { basename, dirname, join } = process.getBuiltinModule('node:path');
 const { setTimeout: sleep } = process.getBuiltinModule('node:timers/promises');
 
@@ -44,7 +43,12 @@ interface Holder {
   token: string;
 }
 
-const HOST = hostname();
+// Asked at the first lock (a write), not as the module loads: a read loads no node:os.
+let host: string | undefined;
+const ownHost = () => {
+  host ??= process.getBuiltinModule('node:os').hostname();
+  return host;
+};
 // store's own tokens, or the fallback identity of a lock file it did not write (inode-mtime):
 // a token names a claim file, so nothing else is taken from a file's content.
 const TOKEN = /^(?:[0-9a-f]{16}|\d+-\d+(?:\.\d+)?)$/;
@@ -156,7 +160,7 @@ function claimEnd(lockPath: string, token: string, staleMs: number): string | un
 }
 
 function stamp(token: string): string {
-  return JSON.stringify({ pid: process.pid, host: HOST, time: Date.now(), token });
+  return JSON.stringify({ pid: process.pid, host: ownHost(), time: Date.now(), token });
 }
 
 function readHolder(path: string): Holder | undefined {
@@ -188,7 +192,7 @@ function readHolder(path: string): Holder | undefined {
 }
 
 function isStale(holder: Holder, staleMs: number): boolean {
-  if (holder.host === HOST && holder.pid !== undefined && !isRunning(holder.pid)) return true;
+  if (holder.host === ownHost() && holder.pid !== undefined && !isRunning(holder.pid)) return true;
   // abs(): a clock set back must not make a lock look young for ever.
   return Math.abs(Date.now() - holder.time) > staleMs;
 }
@@ -196,7 +200,7 @@ function isStale(holder: Holder, staleMs: number): boolean {
 function lockedError(lockPath: string, holder: Holder): ConfigError {
   let by = holder.pid === undefined ? 'another process' : `store process ${holder.pid}`;
   // A config folder shared between machines (NFS): a pid of another host is not ours to check.
-  if (holder.pid !== undefined && holder.host !== undefined && holder.host !== HOST) {
+  if (holder.pid !== undefined && holder.host !== undefined && holder.host !== ownHost()) {
     by += /^[\w.-]{1,253}$/.test(holder.host) ? ` on ${holder.host}` : ' on another host';
   }
   const seconds = Math.max(0, Math.floor((Date.now() - holder.time) / 1000));

@@ -5,7 +5,6 @@
 import type { Stats } from 'node:fs';
 
 const { statSync } = process.getBuiltinModule('node:fs');
-const { userInfo } = process.getBuiltinModule('node:os');
 
 import { ConfigError } from '../errors.js';
 import { NotRegularFileError, readRegularFile } from './safe-fs.js';
@@ -88,7 +87,7 @@ function octal(mode: number): string {
 
 function userName(uid: number | undefined): string {
   try {
-    return userInfo().username;
+    return process.getBuiltinModule('node:os').userInfo().username;
   } catch {
     return String(uid);
   }

@@ -15,10 +15,12 @@ const PETS = '[{"id":1,"name":"Rex","categoryId":2,"status":"available"}]';
 // subcommands), worker_threads and perf_hooks (util's and the `performance` global's), assert
 // (undici's checks: loaded only when one fails), module (with its source-map code: bin/store.js
 // gives the program its own require, not one from module.createRequire), http (undici's client
-// needs only net: scripts/esbuild-plugins.js, lazyHttpInUndici).
+// needs only net: scripts/esbuild-plugins.js, lazyHttpInUndici), os (HOME is the home folder;
+// the host name and the user database are for config writes and their messages).
 const NOT_FOR_A_REQUEST = [
   'assert',
   'http',
+  'os',
   'module',
   'http2',
   'tls',
@@ -61,6 +63,11 @@ describe('what an API command loads', () => {
       const others = COMMAND_FILES.filter((file) => file !== 'src/commands/pets/list.ts');
       expect(others.length).toBeGreaterThan(10);
       expect(result.ran.filter((name) => others.includes(name))).toEqual([]);
+      // Nor `store help` and its topics' text (loaded with the whole tree only).
+      expect(result.ran.filter((name) => name.startsWith('src/commands/help/')).sort()).toEqual([
+        'src/commands/help/layout.ts',
+        'src/commands/help/suggest.ts',
+      ]);
       expect(ranOf(result.ran, 'undici')).not.toEqual([]);
       expect(result.builtins).toContain('net');
       expect(result.builtins.filter((name) => NOT_FOR_A_REQUEST.includes(name))).toEqual([]);
