@@ -193,10 +193,10 @@ const file = ${JSON.stringify(bundled)};
 const cacheFile = file + '.cache';
 let cachedData;
 try { cachedData = fs.readFileSync(cacheFile); } catch {}
-const script = new vm.Script('(function (exports, require, module) {' + fs.readFileSync(file, 'utf8') + '\\n})', { filename: file, cachedData });
+const script = new vm.Script('(function (exports, require, module, __filename, __dirname) {' + fs.readFileSync(file, 'utf8') + '\\n})', { filename: file, cachedData });
 if (!cachedData || script.cachedDataRejected) process.once('exit', () => fs.writeFileSync(cacheFile, script.createCachedData()));
 const bundle = { exports: {} };
-script.runInThisContext()(bundle.exports, require, bundle);
+script.runInThisContext()(bundle.exports, require, bundle, file, require('node:path').dirname(file));
 `,
   );
   return [node, runner];
