@@ -311,21 +311,25 @@ interface SystemProcess {
   env: Env;
 }
 
-/** IOStreams over the process's own; `terminal` tells whether a descriptor is a terminal. */
-export function systemIO(proc: SystemProcess, terminal = isTerminal): IOStreams {
+/**
+ * IOStreams over the process's own. stdout and stderr are written directly (src/direct-output.ts),
+ * a terminal too: Node writes a terminal synchronously on Unix as well, and its stream is made
+ * only to tell its width. On Windows (or not `direct`), through the streams, made at the first
+ * write. `terminal` tells whether a descriptor is a terminal.
+ */
+export function systemIO(
+  proc: SystemProcess,
+  { terminal = isTerminal, direct = process.platform !== 'win32' } = {},
+): IOStreams {
   const stdoutIsTTY = terminal(1);
   const stderrIsTTY = terminal(2);
-  // A terminal keeps its stream (its width, its own writes), made at the first write; a pipe
-  // or a file is written directly (src/direct-output.ts), except on Windows.
-  const windows = process.platform === 'win32';
-  const output = (fd: number, isTTY: boolean, stream: () => Writable) =>
-    new DirectOutput(fd, stream, !isTTY && !windows);
+  const output = (fd: number, stream: () => Writable) => new DirectOutput(fd, stream, direct);
   return createIO({
     get stdin() {
       return proc.stdin;
     },
-    stdout: output(1, stdoutIsTTY, () => proc.stdout),
-    stderr: output(2, stderrIsTTY, () => proc.stderr),
+    stdout: output(1, () => proc.stdout),
+    stderr: output(2, () => proc.stderr),
     get stdinIsTTY() {
       return proc.stdin.isTTY === true;
     },

@@ -185,7 +185,8 @@ describe('the process’s IO (systemIO)', () => {
           stderr: sink(seen),
           env: { TERM, NO_COLOR: '1' },
         },
-        () => true,
+        // Terminals, written through these streams (not the test's own descriptors).
+        { terminal: () => true, direct: false },
       );
       io.status('1 created').done();
       expect(seen, TERM).toEqual(drawn);
