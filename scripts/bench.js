@@ -151,7 +151,7 @@ const oneLiner = [
 ];
 
 /**
- * The same GET made with undici as store makes it (its Agent and request code only, bundled
+ * The same GET made with undici as store makes it (its Agent and a handler of its own, bundled
  * by esbuild with the same plugins and define, run through vm.Script with a V8 code cache made
  * after a run, as bin/store.js runs store): what undici itself costs over node:http, a floor
  * store cannot go under while it keeps undici.
@@ -161,11 +161,16 @@ async function undiciOneLiner() {
   writeFileSync(
     entry,
     `const Agent = require('undici/lib/dispatcher/agent.js');
-const request = require('undici/lib/api/api-request.js');
 const dispatcher = new Agent();
 const url = new URL(process.env.STORE_BASE_URL + '/pets');
-request.call(dispatcher, { origin: url.origin, path: url.pathname, method: 'GET', headers: { authorization: 'Bearer sandbox' } })
-  .then(async (response) => { process.stdout.write((await response.body.text()) + '\\n'); return dispatcher.close(); });
+const chunks = [];
+dispatcher.dispatch({ origin: url.origin, path: url.pathname, method: 'GET', headers: { authorization: 'Bearer sandbox' } }, {
+  onRequestStart() {},
+  onResponseStart() {},
+  onResponseData(_controller, chunk) { chunks.push(chunk); },
+  onResponseEnd() { process.stdout.write(Buffer.concat(chunks).toString('utf8') + '\\n'); dispatcher.close(); },
+  onResponseError(_controller, error) { throw error; },
+});
 `,
   );
   const bundled = join(work, 'undici-get.bundle.cjs');

@@ -3,7 +3,6 @@
 // body), Ctrl-C, and the body read whole up to a cap. Retries and meanings are elsewhere
 // (retry.ts, errors.ts).
 import type { Dispatcher } from 'undici';
-import request from 'undici/lib/api/api-request.js';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import { CancelledError, FlagError, ResponseError } from '../errors.js';
 import type { Env } from '../io.js';
@@ -187,18 +186,19 @@ export class Transport {
     // tunnel, if any): a failure before that cannot have delivered it.
     const progress = { started: false };
     try {
-      const exchange = (async () => {
-        const response = await request.call(noticingStart(dispatcher, progress), {
-          origin: out.url.origin,
-          path: `${out.url.pathname}${out.url.search}`,
-          method: out.method,
-          headers: out.headers,
-          body: out.body,
-          signal,
-        });
-        const { body, cut } = await readCapped(response.body, response.statusCode);
-        return { status: response.statusCode, headers: response.headers, body, cut };
-      })();
+      const exchange = new Promise<Exchange>((resolve, reject) => {
+        const handler = new Collector(signal, progress, resolve, reject);
+        dispatcher.dispatch(
+          {
+            origin: out.url.origin,
+            path: `${out.url.pathname}${out.url.search}`,
+            method: out.method,
+            headers: out.headers,
+            body: out.body ?? null,
+          },
+          handler,
+        );
+      });
       exchange.catch(() => {});
       return await Promise.race([exchange, aborted]);
     } catch (error) {
@@ -224,55 +224,97 @@ export class Transport {
 }
 
 /**
- * The dispatcher as undici's request() calls it, with the request's handler told apart when
- * undici starts writing it (onRequestStart: the socket, or the proxy's tunnel, is up). Only that
- * method is wrapped, on the handler itself (a Proxy over every method cost 4% of a bulk add's
- * CPU); a handler without it counts as started at once, so that nothing is said to be unsent
- * that may have gone.
+ * One request's handler, as undici's dispatchers call it: the answer's status, headers and
+ * whole body (up to MAX_BODY_BYTES), with no stream between (undici's request() gives the body
+ * as a Readable, read here whole anyway: that stream, its async iterator and the request's
+ * AsyncResource took ≈1 ms of every request, and their modules more to load). `progress.started`
+ * is set when undici starts writing the request on a connected socket (through the proxy's
+ * tunnel, if any); `signal` aborts it, in any phase.
  */
-function noticingStart(dispatcher: Dispatcher, progress: { started: boolean }): Dispatcher {
-  const dispatch: Dispatcher['dispatch'] = (options, handler) => {
-    const start = handler.onRequestStart;
-    if (typeof start !== 'function') progress.started = true;
-    else {
-      handler.onRequestStart = (...args) => {
-        progress.started = true;
-        return start.apply(handler, args);
-      };
-    }
-    return dispatcher.dispatch(options, handler);
-  };
-  return { dispatch } as Dispatcher;
-}
+class Collector implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | undefined;
+  private status = 0;
+  private headers: ResponseHeaders = {};
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private settled = false;
+  private readonly stopListening: () => void;
 
-/** Reads a response body, refusing more than MAX_BODY_BYTES as it streams in. */
-async function readCapped(
-  body: AsyncIterable<Buffer> & { destroy(): void },
-  status: number,
-): Promise<{ body: Buffer; cut: boolean }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        body.destroy();
-        throw new ResponseError(
-          `the response body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; refused`,
-          // Its status is known: a success too large to read may have made something.
-          status,
-          'response_too_large',
-        );
-      }
-      chunks.push(chunk);
+  constructor(
+    private readonly signal: AbortSignal,
+    private readonly progress: { started: boolean },
+    private readonly resolve: (exchange: Exchange) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {
+    const onAbort = () => this.controller?.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    this.stopListening = () => signal.removeEventListener('abort', onAbort);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.progress.started = true;
+    this.controller = controller;
+    if (this.signal.aborted) controller.abort(this.signal.reason);
+  }
+
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: ResponseHeaders,
+  ): void {
+    // An interim answer (100 Continue, 103 Early Hints): the real one follows.
+    if (statusCode < 200) return;
+    this.status = statusCode;
+    this.headers = headers;
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.size += chunk.length;
+    if (this.size > MAX_BODY_BYTES) {
+      // Thrown, undici aborts the request with it (onResponseError). Its status is known: a
+      // success too large to read may have made something.
+      throw new ResponseError(
+        `the response body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; refused`,
+        this.status,
+        'response_too_large',
+      );
     }
-  } catch (error) {
+    this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.settle(() =>
+      this.resolve({
+        status: this.status,
+        headers: this.headers,
+        body: Buffer.concat(this.chunks),
+        cut: false,
+      }),
+    );
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    const { status } = this;
     // An error answer cut off mid-body (the connection closed or reset): its status says what
     // happened, and the Error body it was sending is read as far as it came (it will not parse:
-    // the message is made from the status). A success cut short cannot be used: a network error.
-    const aborted = (error as Error).name === 'AbortError';
-    if (error instanceof ResponseError || aborted || (status >= 200 && status < 300)) throw error;
-    return { body: Buffer.concat(chunks), cut: true };
+    // the message is made from the status). A success cut short cannot be used: a network
+    // error; so is a failure before any answer, or an abort.
+    const cut =
+      status !== 0 &&
+      !(status >= 200 && status < 300) &&
+      !(error instanceof ResponseError) &&
+      error.name !== 'AbortError';
+    this.settle(() =>
+      cut
+        ? this.resolve({ status, headers: this.headers, body: Buffer.concat(this.chunks), cut })
+        : this.reject(error),
+    );
   }
-  return { body: Buffer.concat(chunks), cut: false };
+
+  private settle(then: () => void): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.stopListening();
+    then();
+  }
 }

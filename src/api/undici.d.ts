@@ -4,12 +4,3 @@ declare module 'undici/lib/dispatcher/agent.js' {
   import { Agent } from 'undici';
   export default Agent;
 }
-declare module 'undici/lib/api/api-request.js' {
-  import type { Dispatcher } from 'undici';
-
-  const request: (
-    this: Dispatcher,
-    options: Dispatcher.RequestOptions,
-  ) => Promise<Dispatcher.ResponseData>;
-  export default request;
-}

@@ -354,6 +354,56 @@ describe('a request that cannot be formed', () => {
   });
 });
 
+describe('an answer in more than one part', () => {
+  const PETS = '[{"id":1,"name":"Rex","categoryId":2}]';
+  const final = (status: string, body: string) =>
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
+
+  it('takes the answer after an interim one (103 Early Hints)', async () => {
+    const server = await tcpServer(
+      `HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n${final('200 OK', PETS)}`,
+    );
+    const result = await run(['pets', 'list', '--json'], {
+      env: baseEnv({ STORE_API_KEY: KEY, STORE_BASE_URL: `${server.url}/v1` }),
+    });
+    expect(result).toEqual({ code: 0, stdout: `${PETS}\n`, stderr: '', prompts: [] });
+    expect(server.connections).toEqual(['GET /v1/pets HTTP/1.1']);
+  });
+
+  it('takes an interim answer and then a closed connection for no answer: exit 6', async () => {
+    const server = await tcpServer('HTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\n');
+    const result = await run(['pets', 'list'], {
+      env: baseEnv({ STORE_API_KEY: KEY, STORE_BASE_URL: `${server.url}/v1` }),
+    });
+    expect(result).toEqual({
+      code: 6,
+      stdout: '',
+      stderr: `error: cannot reach ${server.url.slice(7)}: connection closed unexpectedly (after 3 attempts)\n`,
+      prompts: [],
+    });
+  });
+
+  it('reads the Error body after an interim answer', async () => {
+    const error = '{"code":"pet_not_found","message":"no pet 7","status":404}';
+    const server = await tcpServer(
+      `HTTP/1.1 103 Early Hints\r\n\r\n${final('404 Not Found', error)}`,
+    );
+    const result = await run(['pets', 'get', '7'], {
+      env: baseEnv({
+        STORE_API_KEY: KEY,
+        STORE_BASE_URL: `${server.url}/v1`,
+        STORE_NO_DEPRECATION_WARNINGS: '1',
+      }),
+    });
+    expect(result).toEqual({
+      code: 5,
+      stdout: '',
+      stderr: 'error: no pet 7 (pet_not_found, HTTP 404)\n',
+      prompts: [],
+    });
+  });
+});
+
 describe('a connection that could not be made at all', () => {
   it.each([
     ['ENOTFOUND', 'host not found', true],

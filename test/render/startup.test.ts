@@ -69,6 +69,8 @@ describe('what an API command loads', () => {
         'src/commands/help/suggest.ts',
       ]);
       expect(ranOf(result.ran, 'undici')).not.toEqual([]);
+      // undici's dispatcher only: not its request() and body stream (src/api/transport.ts).
+      expect(ranOf(result.ran, 'undici/lib/api')).toEqual([]);
       expect(result.builtins).toContain('net');
       expect(result.builtins.filter((name) => NOT_FOR_A_REQUEST.includes(name))).toEqual([]);
     },
