@@ -1,7 +1,6 @@
 // When an attempt may be sent again, and after how long. A method that is idempotent (GET,
 // HEAD, PUT, DELETE) may run twice without harm, so it is retried whenever the server did not
 // finish it; POST and PATCH only when the server certainly did not act (refused outright, 429).
-const { setTimeout: sleepTimer } = process.getBuiltinModule('node:timers/promises');
 
 import { NetworkError } from '../errors.js';
 import { BROKEN_CODES, errorCode, headerValue } from './errors.js';
@@ -34,7 +33,9 @@ export interface RetryTiming {
 export const realTiming = (retries = DEFAULT_RETRIES): RetryTiming => ({
   retries,
   baseMs: DEFAULT_RETRY_BASE_MS,
-  sleep: (ms, signal) => sleepTimer(ms, undefined, { signal }),
+  // node:timers/promises loaded at the first wait, not with the module (most runs never wait).
+  sleep: (ms, signal) =>
+    process.getBuiltinModule('node:timers/promises').setTimeout(ms, undefined, { signal }),
   random: Math.random,
 });
 

@@ -12,7 +12,6 @@
 const { closeSync, ftruncateSync, linkSync, readdirSync, unlinkSync, writeSync } =
   process.getBuiltinModule('node:fs');
 const { basename, dirname, join } = process.getBuiltinModule('node:path');
-const { setTimeout: sleep } = process.getBuiltinModule('node:timers/promises');
 
 import { CancelledError, ConfigError } from '../errors.js';
 import { isRunning } from '../pid.js';
@@ -100,7 +99,10 @@ async function acquire(
       if (isStale(holder, staleMs) && end(lockPath, holder.token, staleMs)) continue;
       if (Date.now() >= deadline) throw lockedError(lockPath, holder);
       try {
-        await sleep(delay + Math.random() * delay, undefined, { signal });
+        // node:timers/promises loaded only when a lock is waited for.
+        await process
+          .getBuiltinModule('node:timers/promises')
+          .setTimeout(delay + Math.random() * delay, undefined, { signal });
       } catch {
         throw new CancelledError();
       }

@@ -16,11 +16,13 @@ const PETS = '[{"id":1,"name":"Rex","categoryId":2,"status":"available"}]';
 // (undici's checks: loaded only when one fails), module (with its source-map code: bin/store.js
 // gives the program its own require, not one from module.createRequire), http (undici's client
 // needs only net: scripts/esbuild-plugins.js, lazyHttpInUndici), os (HOME is the home folder;
-// the host name and the user database are for config writes and their messages).
+// the host name and the user database are for config writes and their messages),
+// timers/promises (a retry's or a lock's wait).
 const NOT_FOR_A_REQUEST = [
   'assert',
   'http',
   'os',
+  'timers/promises',
   'module',
   'http2',
   'tls',
