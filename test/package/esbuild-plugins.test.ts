@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import {
@@ -42,6 +42,15 @@ async function bundled(contents: string, plugins: Plugin[], resolveDir = ROOT) {
     createRequire(join(ROOT, 'entry.cjs')),
   );
   return module.exports;
+}
+
+/** `source` as the file at `path` of a package (`undici/lib/core/util.js`) in a temp
+ * node_modules; returns the file's folder. */
+function fakePackageFile(path: string, source: string): string {
+  const file = join(tempDir(), 'node_modules', path);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, source);
+  return dirname(file);
 }
 
 describe('lazyAssert', () => {
@@ -196,10 +205,8 @@ console.log(JSON.stringify({ afterPlain, plain: plain.socket, message: message.s
   });
 
   it('fails the build when undici’s code is not what it edits (a newer undici)', async () => {
-    const dir = join(tempDir(), 'node_modules/undici/lib/core');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      join(dir, 'util.js'),
+    const dir = fakePackageFile(
+      'undici/lib/core/util.js',
       "const { IncomingMessage } = require('node:http')\nmodule.exports = (s) => s instanceof IncomingMessage\n",
     );
     await expect(bundled("require('./util.js')", [lazyHttpInUndici()], dir)).rejects.toThrow(
@@ -208,8 +215,6 @@ console.log(JSON.stringify({ afterPlain, plain: plain.socket, message: message.s
   });
 
   it('fails the build when undici uses node:http elsewhere in a file it edits', async () => {
-    const dir = join(tempDir(), 'node_modules/undici/lib/dispatcher');
-    mkdirSync(dir, { recursive: true });
     const source = `const http = require('node:http')
 const getDefaultNodeMaxHeaderSize = http &&
   http.maxHeaderSize &&
@@ -219,7 +224,7 @@ const getDefaultNodeMaxHeaderSize = http &&
   : () => { throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid') }
 module.exports = [getDefaultNodeMaxHeaderSize, http.STATUS_CODES]
 `;
-    writeFileSync(join(dir, 'client.js'), source);
+    const dir = fakePackageFile('undici/lib/dispatcher/client.js', source);
     await expect(bundled("require('./client.js')", [lazyHttpInUndici()], dir)).rejects.toThrow(
       'undici/lib/dispatcher/client.js uses node:http elsewhere too: extend lazyHttpInUndici',
     );
@@ -314,10 +319,8 @@ describe('asciiFirstInCommander', () => {
   });
 
   it('fails the build when commander’s option.js is not what it edits', async () => {
-    const dir = join(tempDir(), 'node_modules/commander/lib');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      join(dir, 'option.js'),
+    const dir = fakePackageFile(
+      'commander/lib/option.js',
       'exports.variadic = (flags) => /\\p{L}\\.\\.\\.[>\\]]$/u.test(flags);\n',
     );
     await expect(bundled("require('./option.js')", [asciiFirstInCommander()], dir)).rejects.toThrow(
@@ -354,17 +357,13 @@ describe('lazyHeaderTree', () => {
   });
 
   it('fails the build when undici’s util.js does not fall back to the text', async () => {
-    const dir = join(tempDir(), 'node_modules/undici/lib/core');
-    mkdirSync(dir, { recursive: true });
-    copyFileSync(join(ROOT, 'node_modules/undici/lib/core/tree.js'), join(dir, 'tree.js'));
-    copyFileSync(
-      join(ROOT, 'node_modules/undici/lib/core/constants.js'),
-      join(dir, 'constants.js'),
-    );
-    writeFileSync(
-      join(dir, 'util.js'),
+    const dir = fakePackageFile(
+      'undici/lib/core/util.js',
       "const { tree } = require('./tree')\nmodule.exports = (value) => tree.lookup(value)\n",
     );
+    for (const name of ['tree.js', 'constants.js']) {
+      copyFileSync(join(ROOT, 'node_modules/undici/lib/core', name), join(dir, name));
+    }
     await expect(bundled("require('./util.js')", [lazyHeaderTree()], dir)).rejects.toThrow(
       'undici/lib/core/tree.js: core/util.js does not fall back to the lower-cased name at each lookup: update lazyHeaderTree',
     );
