@@ -284,12 +284,14 @@ const tree = {
       // Its one user, util.js, must fall back to the lower-cased text at each lookup.
       check: (path) => {
         const util = readFileSync(join(path, '../util.js'), 'utf8');
-        const lookups = util.match(/\btree\.lookup\(value\)[^\n]*/g) ?? [];
+        // Every lookup, whatever it is given, up to the end of its line.
+        const lookups = util.match(/\btree\.lookup\([^\n]*/g) ?? [];
         const fallback = "tree.lookup(value) ?? value.toString('latin1').toLowerCase()";
         const users = readdirSync(join(path, '../..'), { recursive: true })
           .filter((file) => file.endsWith('.js'))
           .filter((file) =>
-            /require\('\.{1,2}\/(core\/)?tree(\.js)?'\)/.test(
+            // Any require of a module named tree, from any depth (../../core/tree.js).
+            /require\(['"](?:\.\.?\/)+(?:[\w-]+\/)*tree(?:\.js)?['"]\)/.test(
               readFileSync(join(path, '../..', file), 'utf8'),
             ),
           );
@@ -341,7 +343,8 @@ function sourceEdits(name, caller, root, files) {
               ],
             };
           }
-          contents = contents.replace(from, to);
+          // A function, so that a `$&` or `$'` in the replacement stays as written.
+          contents = contents.replace(from, () => to);
           rest = rest.replace(from, '');
         }
         if (unused.test(rest)) {

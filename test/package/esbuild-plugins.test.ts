@@ -356,6 +356,40 @@ describe('lazyHeaderTree', () => {
     expect(names.map((name) => util.headerNameToString(name))).toEqual(expected);
   });
 
+  /** A fake undici: `files` under lib/, beside a copy of its tree.js and constants.js;
+   * returns lib/core. */
+  const withTree = (files: Record<string, string>) => {
+    const lib = join(tempDir(), 'node_modules/undici/lib');
+    for (const [path, source] of Object.entries(files)) {
+      mkdirSync(dirname(join(lib, path)), { recursive: true });
+      writeFileSync(join(lib, path), source);
+    }
+    for (const name of ['tree.js', 'constants.js']) {
+      copyFileSync(join(ROOT, 'node_modules/undici/lib/core', name), join(lib, 'core', name));
+    }
+    return join(lib, 'core');
+  };
+  const FALLBACK = "tree.lookup(value) ?? value.toString('latin1').toLowerCase()";
+
+  it('fails the build when a lookup of util.js takes no fallback, whatever its argument', async () => {
+    const core = withTree({
+      'core/util.js': `const { tree } = require('./tree')\nconst a = (value) => ${FALLBACK}\nconst b = (key) => tree.lookup(key)\nmodule.exports = { a, b }\n`,
+    });
+    await expect(bundled("require('./util.js')", [lazyHeaderTree()], core)).rejects.toThrow(
+      'core/util.js does not fall back to the lower-cased name at each lookup',
+    );
+  });
+
+  it('fails the build when another module uses the tree, from any folder', async () => {
+    const core = withTree({
+      'core/util.js': `const { tree } = require('./tree')\nmodule.exports = (value) => ${FALLBACK}\n`,
+      'web/fetch/x.js': "const { tree } = require('../../core/tree.js')\nmodule.exports = tree\n",
+    });
+    await expect(bundled("require('./util.js')", [lazyHeaderTree()], core)).rejects.toThrow(
+      'the tree has other users: core/util.js, web/fetch/x.js',
+    );
+  });
+
   it('fails the build when undici’s util.js does not fall back to the text', async () => {
     const dir = fakePackageFile(
       'undici/lib/core/util.js',
