@@ -5,7 +5,7 @@ import type { Readable, Writable } from 'node:stream';
 const { getSystemErrorMessage } = process.getBuiltinModule('node:util');
 const { isUtf8 } = process.getBuiltinModule('node:buffer');
 
-import { DirectOutput, isTerminal, type OutputStream } from './direct-output.js';
+import { DirectOutput, type OutputKind, type OutputStream, outputKind } from './direct-output.js';
 import { CancelledError, FlagError } from './errors.js';
 import { StatusBoard, type StatusLine } from './render/status.js';
 
@@ -26,6 +26,8 @@ export interface IOStreams {
   /** Results; bytes where they must reach stdout as they are (`store api` in a pipe). */
   out(text: string | Uint8Array): void;
   err(text: string): void;
+  /** Bytes written to stdout and stderr that their streams still hold (none written directly). */
+  readonly pendingOutput: number;
   /**
    * The error that stopped writes to stdout (ENOSPC, EIO, EPIPE when the reader left), once
    * it happened: later output is dropped, and a long command should stop.
@@ -253,6 +255,9 @@ export function createIO(parts: IOParts): IOStreams {
     get outputError() {
       return outputError;
     },
+    get pendingOutput() {
+      return (stdout.writableLength ?? 0) + (stderr.writableLength ?? 0);
+    },
     out: (text) => {
       if (outputError) return;
       // Output to a pipe does not reach the terminal: the status line stays.
@@ -312,24 +317,25 @@ interface SystemProcess {
 }
 
 /**
- * IOStreams over the process's own. stdout and stderr are written directly (src/direct-output.ts),
- * a terminal too: Node writes a terminal synchronously on Unix as well, and its stream is made
- * only to tell its width. On Windows (or not `direct`), through the streams, made at the first
- * write. `terminal` tells whether a descriptor is a terminal.
+ * IOStreams over the process's own. stdout and stderr are written directly as far as their
+ * kind allows (src/direct-output.ts: a file, a terminal or a device whole, a pipe its first
+ * bytes), and through the process's streams beyond, made then; a terminal's stream is made
+ * only to tell its width. On Windows, through the streams. `kind` tells what a descriptor is.
  */
 export function systemIO(
   proc: SystemProcess,
-  { terminal = isTerminal, direct = process.platform !== 'win32' } = {},
+  kind: (fd: number) => OutputKind = process.platform === 'win32' ? windowsKind : outputKind,
 ): IOStreams {
-  const stdoutIsTTY = terminal(1);
-  const stderrIsTTY = terminal(2);
-  const output = (fd: number, stream: () => Writable) => new DirectOutput(fd, stream, direct);
+  const stdout = kind(1);
+  const stderr = kind(2);
+  const stdoutIsTTY = stdout.terminal;
+  const stderrIsTTY = stderr.terminal;
   return createIO({
     get stdin() {
       return proc.stdin;
     },
-    stdout: output(1, () => proc.stdout),
-    stderr: output(2, () => proc.stderr),
+    stdout: new DirectOutput(1, () => proc.stdout, stdout.directBytes),
+    stderr: new DirectOutput(2, () => proc.stderr, stderr.directBytes),
     get stdinIsTTY() {
       return proc.stdin.isTTY === true;
     },
@@ -348,4 +354,10 @@ export function systemIO(
     prompt: async (question, signal) =>
       (await import('./prompt.js')).promptLine(proc.stdin, proc.stderr, question, signal),
   });
+}
+
+/** On Windows, what Node's streams say, and no direct writes. */
+function windowsKind(fd: number): OutputKind {
+  const stream = fd === 1 ? process.stdout : process.stderr;
+  return { terminal: stream.isTTY === true, directBytes: 0 };
 }

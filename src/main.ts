@@ -241,7 +241,7 @@ export async function cli(): Promise<void> {
   // Let pending output drain: set the exit code and return instead of exiting at once.
   process.exitCode = code;
   if (code === ExitCode.interrupted && received && process.platform !== 'win32') {
-    endBySignal(received);
+    endBySignal(received, io);
   }
 }
 
@@ -251,11 +251,11 @@ export async function cli(): Promise<void> {
  * SIGINT (it takes an exit status of 130 for a child that handled it), and its `$?` is 130
  * all the same. (A Ctrl-C at a prompt in raw mode is no signal: exit 130.)
  */
-function endBySignal(signal: NodeJS.Signals): void {
+function endBySignal(signal: NodeJS.Signals, io: IOStreams): void {
   // 'exit' comes once the event loop is empty, so every write has been made; our listeners
   // are gone, so the signal takes its default action.
   process.once('exit', () => process.kill(process.pid, signal));
-  endIfHeld(signal);
+  endIfHeld(signal, io);
 }
 
 /**
@@ -265,9 +265,9 @@ function endBySignal(signal: NodeJS.Signals): void {
  * ends as a second signal would: by that signal (a shell sees 130 for SIGINT). The timer is
  * unref'd: a process that ends by itself never meets it.
  */
-function endIfHeld(signal: NodeJS.Signals): void {
+function endIfHeld(signal: NodeJS.Signals, io: IOStreams): void {
   const check = () => {
-    if (process.stdout.writableLength + process.stderr.writableLength > 0) {
+    if (io.pendingOutput > 0) {
       setTimeout(check, 100).unref();
     } else process.kill(process.pid, signal);
   };

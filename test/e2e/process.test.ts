@@ -1,8 +1,10 @@
 // The process as a shell meets it: bin/store.js run as a child (against the sandbox, also a
 // process, where it needs a server).
 import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { faultServer, reply } from '../helpers/fault-server.js';
@@ -109,8 +111,8 @@ describe('the process', () => {
   });
 
   it('writes the whole of a large answer to a pipe another process made non-blocking', async () => {
-    // store writes a pipe with write(2) (src/direct-output.ts): on a non-blocking pipe that
-    // fills up (the reader is slow), what write(2) cannot take goes through Node's stream.
+    // store writes a pipe's first bytes with write(2) (src/direct-output.ts), and the rest
+    // through Node's stream, which waits for a slow reader on a non-blocking pipe.
     const pets = Array.from({ length: 20_000 }, (_, i) => ({
       id: i + 1,
       name: `pet ${i} ${'x'.repeat(100)}`,
@@ -135,6 +137,42 @@ describe('the process', () => {
     const result = await collect(child);
     expect(body.length).toBeGreaterThan(2_500_000);
     expect(result).toEqual({ code: 0, signal: null, stdout: `${body}\n`, stderr: '' });
+  });
+
+  it('keeps serving when nothing reads its log (stderr on a pipe), and stops at Ctrl-C', async () => {
+    // The sandbox logs each request on stderr. Written directly past a pipe's first bytes,
+    // a full pipe would block the whole process (src/direct-output.ts): past them, Node's
+    // stream holds the lines and the event loop goes on.
+    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0'], {
+      env: processEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stderr.pause(); // never read
+    const [first] = (await once(child.stdout, 'data')) as [Buffer];
+    const url = first.toString().trim();
+    const path = `/pets/${'x'.repeat(300)}`;
+    let answered = 0;
+    // ≈400 log lines of ≈350 bytes (an id that is no id: 400): more than a pipe holds (64 KiB).
+    for (let i = 0; i < 400; i += 1) {
+      const response = await fetch(`${url}${path}`, {
+        headers: { authorization: 'Bearer sandbox' },
+        signal: AbortSignal.timeout(5000),
+      });
+      await response.arrayBuffer();
+      if (response.status === 400) answered += 1;
+    }
+    expect(answered).toBe(400);
+    // The first Ctrl-C stops the server; the log it could not write still holds the process
+    // (as it always did: it is not thrown away), and a second one ends it at once.
+    const exited = once(child, 'exit');
+    child.kill('SIGINT');
+    await sleep(300);
+    child.kill('SIGINT');
+    const [code, signal] = (await Promise.race([
+      exited,
+      sleep(5000).then(() => ['still running', null]),
+    ])) as [number | string | null, NodeJS.Signals | null];
+    expect({ code, signal }).toEqual({ code: null, signal: 'SIGINT' });
   });
 
   it('ends quietly when the reader is gone before the first write (| true): EPIPE is no failure', () => {

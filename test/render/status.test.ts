@@ -186,7 +186,7 @@ describe('the process’s IO (systemIO)', () => {
           env: { TERM, NO_COLOR: '1' },
         },
         // Terminals, written through these streams (not the test's own descriptors).
-        { terminal: () => true, direct: false },
+        () => ({ terminal: true, directBytes: 0 }),
       );
       io.status('1 created').done();
       expect(seen, TERM).toEqual(drawn);
