@@ -35,6 +35,21 @@ describe('store against the sandbox', () => {
     expect(json.stdout).toBe('[{"id":1,"name":"Rex","categoryId":1,"status":"available"}]\n');
   });
 
+  it('prints a bulk import through a pipe line by line, in input order, past its first 4 KiB', async () => {
+    // stdout goes to a pipe by write(2) for its first 4 KiB, then through Node's stream
+    // (src/direct-output.ts): the lines keep their order across the change.
+    sandbox = await startSandbox();
+    const file = join(tempDir(), 'animals.ndjson');
+    const names = Array.from({ length: 300 }, (_, i) => `pet-${String(i).padStart(3, '0')}`);
+    writeFileSync(file, names.map((name) => `{"name":"${name}","categoryId":1}\n`).join(''));
+    const result = await store(['pets', 'add', '--file', file, '--json'], { env: sandbox.env() });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(Buffer.byteLength(result.stdout)).toBeGreaterThan(3 * 4096);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { name: string }).name)).toEqual(names);
+    expect(result.stdout.endsWith('}\n')).toBe(true);
+  });
+
   it('adds animals from flags and from NDJSON on stdin, then finds them', async () => {
     sandbox = await startSandbox();
     const one = await store(['pets', 'add', '--name', 'Rex', '--category-id', '2', '--json'], {
