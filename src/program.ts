@@ -115,9 +115,9 @@ export const GLOBAL_FLAGS: Record<string, FlagSpec> = {
  * commands and `help` when all of it was loaded. */
 export interface CommandSet {
   nouns: { noun: Noun; verbs: CommandDefinition[] }[];
-  whole: boolean;
   topLevel: CommandDefinition[];
-  /** `store help` and its topics (with the whole tree only: their text is long). */
+  /** `store help` and its topics: with the whole tree only (their text is long), so its
+   * presence says the whole tree was loaded. */
   help?: typeof import('./commands/help/help.js');
 }
 
@@ -133,9 +133,9 @@ export async function loadCommands(argv?: readonly string[]): Promise<CommandSet
       return { noun, verbs: await Promise.all(names.map((name) => load(noun, name))) };
     }),
   );
-  if (wanted) return { nouns, whole: false, topLevel: [] };
+  if (wanted) return { nouns, topLevel: [] };
   const [topLevel, help] = await Promise.all([TOP_LEVEL(), import('./commands/help/help.js')]);
-  return { nouns, whole: true, topLevel, help };
+  return { nouns, topLevel, help };
 }
 
 /** The commander program of `commands`. */

@@ -24,7 +24,7 @@ describe('loadCommands', () => {
   ])('for %j loads only %j', async (argv, expected) => {
     const set = await loadCommands(argv);
     expect(names(set)).toEqual(expected);
-    expect(set.whole).toBe(false);
+    expect(set.help).toBeUndefined();
   });
 
   it.each([
@@ -40,7 +40,7 @@ describe('loadCommands', () => {
     [['-p', 'pets', 'list']],
   ])('for %j loads every command', async (argv) => {
     const set = await loadCommands(argv);
-    expect(set.whole).toBe(true);
+    expect(set.help?.registerHelp).toBeTypeOf('function');
     expect(names(set)).toEqual(names(ALL_COMMANDS));
   });
 
