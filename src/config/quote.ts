@@ -1,13 +1,11 @@
 // A value the user typed, quoted for an error line so that whatever is invisible in it
 // shows: JSON quoting, and every control, format (bidi, zero-width) and space character
 // other than the plain space as \uXXXX.
-import { lazyPattern } from '../lazy-pattern.js';
+import { lazyPattern, PRINTABLE_ASCII } from '../lazy-pattern.js';
 
 const INVISIBLE = lazyPattern(() => /[\p{Cc}\p{Cf}\p{Z}]/gu);
 // Nothing in printable ASCII is invisible but the plain space, which stays: such a value (a
-// profile name, a URL: nearly all of them) needs no Unicode class, whose first use in a
-// process has ICU build its set of code points (≈1 ms for these three).
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+// profile name, a URL: nearly all of them) needs no Unicode class (≈1 ms for these three).
 
 export function quote(value: string): string {
   const json = JSON.stringify(value);

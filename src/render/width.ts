@@ -2,7 +2,7 @@
 // a user-perceived character (grapheme): CJK and emoji take 2 cells, combining marks and
 // format characters 0, everything else 1. Text is expected to be sanitised already (no
 // control characters).
-import { lazyPattern } from '../lazy-pattern.js';
+import { lazyPattern, PRINTABLE_ASCII } from '../lazy-pattern.js';
 
 // East Asian Wide and Fullwidth code points (Unicode EastAsianWidth W/F, assigned ones, with
 // the CJK planes whole), as [first, last] pairs in order.
@@ -37,7 +37,6 @@ function isWide(cp: number): boolean {
   return false;
 }
 
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 // Marks join the character before them; format characters (ZWJ, LRM…) are invisible;
 // Hangul medial and final jamo join the initial one.
 const ZERO_WIDTH = lazyPattern(() => /^[\p{Mn}\p{Me}\p{Cf}\u1160-\u11ff\ud7b0-\ud7ff]/u);
