@@ -122,22 +122,8 @@ function commandKey(argv) {
     else if (/^[a-z]{1,20}$/.test(arg)) words.push(arg);
   }
   if (argv.indexOf('--json') !== -1) words.push('json');
-  else if (stdoutIsTerminal()) words.push('tty');
+  else if (process.stdout.isTTY) words.push('tty');
   return withFlags(words.length > 0 ? words.join('-') : 'none');
-}
-
-/**
- * Whether stdout is a terminal, as the program tells it (src/direct-output.ts, outputKind):
- * node:tty is asked only of a character device, and process.stdout is not made, which on a
- * pipe would cost its start and turn the pipe non-blocking for every process sharing it.
- */
-function stdoutIsTerminal() {
-  try {
-    if (!fs.fstatSync(1).isCharacterDevice()) return false;
-  } catch (_error) {
-    return false;
-  }
-  return process.getBuiltinModule('node:tty').isatty(1);
 }
 
 /** A cache's key, and the hash of Node's flags when there are any (flagsKey). */

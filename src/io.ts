@@ -5,7 +5,6 @@ import type { Readable, Writable } from 'node:stream';
 const { getSystemErrorMessage } = process.getBuiltinModule('node:util');
 const { isUtf8 } = process.getBuiltinModule('node:buffer');
 
-import { DirectOutput, type OutputKind, type OutputStream, outputKind } from './direct-output.js';
 import { CancelledError, FlagError } from './errors.js';
 import { StatusBoard, type StatusLine } from './render/status.js';
 
@@ -26,7 +25,7 @@ export interface IOStreams {
   /** Results; bytes where they must reach stdout as they are (`store api` in a pipe). */
   out(text: string | Uint8Array): void;
   err(text: string): void;
-  /** Bytes written to stdout and stderr that their streams still hold (none written directly). */
+  /** Bytes written to stdout and stderr that their streams still hold. */
   readonly pendingOutput: number;
   /**
    * The error that stopped writes to stdout (ENOSPC, EIO, EPIPE when the reader left), once
@@ -185,6 +184,14 @@ export function terminalColumns(env: Env, stream: { isTTY?: boolean; columns?: n
   return DEFAULT_COLUMNS;
 }
 
+/** What createIO needs of an output: writes, failures told as an event or thrown, and what is
+ * still queued. */
+export interface OutputStream {
+  write(chunk: string | Uint8Array): unknown;
+  on(event: 'error', listener: (error: NodeJS.ErrnoException) => void): unknown;
+  readonly writableLength?: number;
+}
+
 export interface IOParts {
   stdin: Readable;
   stdout: OutputStream;
@@ -316,26 +323,16 @@ interface SystemProcess {
   env: Env;
 }
 
-/**
- * IOStreams over the process's own. stdout and stderr are written directly as far as their
- * kind allows (src/direct-output.ts: a file, a terminal or a device whole, a pipe its first
- * bytes), and through the process's streams beyond, made then; a terminal's stream is made
- * only to tell its width. On Windows, through the streams. `kind` tells what a descriptor is.
- */
-export function systemIO(
-  proc: SystemProcess,
-  kind: (fd: number) => OutputKind = process.platform === 'win32' ? windowsKind : outputKind,
-): IOStreams {
-  const stdout = kind(1);
-  const stderr = kind(2);
-  const stdoutIsTTY = stdout.terminal;
-  const stderrIsTTY = stderr.terminal;
+/** IOStreams over the process's own. */
+export function systemIO(proc: SystemProcess): IOStreams {
+  const stdoutIsTTY = proc.stdout.isTTY === true;
+  const stderrIsTTY = proc.stderr.isTTY === true;
   return createIO({
     get stdin() {
       return proc.stdin;
     },
-    stdout: new DirectOutput(1, () => proc.stdout, stdout.directBytes),
-    stderr: new DirectOutput(2, () => proc.stderr, stderr.directBytes),
+    stdout: proc.stdout,
+    stderr: proc.stderr,
     get stdinIsTTY() {
       return proc.stdin.isTTY === true;
     },
@@ -344,9 +341,8 @@ export function systemIO(
     colorOut: colorAllowed(stdoutIsTTY, proc.env),
     colorErr: colorAllowed(stderrIsTTY, proc.env),
     statusLine: statusLineAllowed(stderrIsTTY, proc.env),
-    // Off a terminal, no stream is made only to be asked its width: it has none.
-    columns: () => terminalColumns(proc.env, stdoutIsTTY ? proc.stdout : {}),
-    stderrColumns: () => terminalColumns(proc.env, stderrIsTTY ? proc.stderr : {}),
+    columns: () => terminalColumns(proc.env, proc.stdout),
+    stderrColumns: () => terminalColumns(proc.env, proc.stderr),
     readStdin: (limit, signal) => readAll(proc.stdin, limit, signal),
     // The prompts are loaded when asked: most commands never prompt.
     promptSecret: async (question, signal) =>
@@ -354,10 +350,4 @@ export function systemIO(
     prompt: async (question, signal) =>
       (await import('./prompt.js')).promptLine(proc.stdin, proc.stderr, question, signal),
   });
-}
-
-/** On Windows, what Node's streams say, and no direct writes. */
-function windowsKind(fd: number): OutputKind {
-  const stream = fd === 1 ? process.stdout : process.stderr;
-  return { terminal: stream.isTTY === true, directBytes: 0 };
 }

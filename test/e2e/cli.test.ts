@@ -35,9 +35,7 @@ describe('store against the sandbox', () => {
     expect(json.stdout).toBe('[{"id":1,"name":"Rex","categoryId":1,"status":"available"}]\n');
   });
 
-  it('prints a bulk import through a pipe line by line, in input order, past its first 4 KiB', async () => {
-    // stdout goes to a pipe by write(2) for its first 4 KiB, then through Node's stream
-    // (src/direct-output.ts): the lines keep their order across the change.
+  it('prints a bulk import through a real pipe whole and in input order', async () => {
     sandbox = await startSandbox();
     const file = join(tempDir(), 'animals.ndjson');
     const names = Array.from({ length: 300 }, (_, i) => `pet-${String(i).padStart(3, '0')}`);

@@ -111,8 +111,7 @@ describe('the process', () => {
   });
 
   it('writes the whole of a large answer to a pipe another process made non-blocking', async () => {
-    // store writes a pipe's first bytes with write(2) (src/direct-output.ts), and the rest
-    // through Node's stream, which waits for a slow reader on a non-blocking pipe.
+    // Node's stream waits for a slow reader on a pipe some other program made non-blocking.
     const pets = Array.from({ length: 20_000 }, (_, i) => ({
       id: i + 1,
       name: `pet ${i} ${'x'.repeat(100)}`,
@@ -140,9 +139,8 @@ describe('the process', () => {
   });
 
   it('keeps serving when nothing reads its log (stderr on a pipe), and stops at Ctrl-C', async () => {
-    // The sandbox logs each request on stderr. Written directly past a pipe's first bytes,
-    // a full pipe would block the whole process (src/direct-output.ts): past them, Node's
-    // stream holds the lines and the event loop goes on.
+    // The sandbox logs each request on stderr: on a full pipe Node's stream holds the lines
+    // and the event loop goes on, where a blocking write would stop the whole process.
     const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0'], {
       env: processEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -178,16 +178,12 @@ describe('the process’s IO (systemIO)', () => {
       ['xterm-256color', [`${ERASE}1 created`, ERASE]],
     ] as const) {
       const seen: string[] = [];
-      const io = systemIO(
-        {
-          stdin: process.stdin,
-          stdout: sink([]),
-          stderr: sink(seen),
-          env: { TERM, NO_COLOR: '1' },
-        },
-        // Terminals, written through these streams (not the test's own descriptors).
-        () => ({ terminal: true, directBytes: 0 }),
-      );
+      const io = systemIO({
+        stdin: process.stdin,
+        stdout: sink([]),
+        stderr: sink(seen),
+        env: { TERM, NO_COLOR: '1' },
+      });
       io.status('1 created').done();
       expect(seen, TERM).toEqual(drawn);
     }
