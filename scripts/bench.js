@@ -13,14 +13,7 @@ import autocannon from 'autocannon';
 import { build as esbuild } from 'esbuild';
 import { benchSandboxData, printSandboxData } from './bench-sandbox-data.js';
 import { defines } from './defines.js';
-import {
-  lazyAssert,
-  lazyHttp2,
-  lazyHttpInUndici,
-  llhttpEnumsOnly,
-  llhttpWasmFiles,
-  writeLlhttpWasm,
-} from './esbuild-plugins.js';
+import { lazyAssert, lazyHttp2, llhttpWasmFiles, writeLlhttpWasm } from './esbuild-plugins.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const BULK = Number(process.env.BENCH_BULK ?? 10_000);
@@ -186,7 +179,7 @@ dispatcher.dispatch({ origin: url.origin, path: url.pathname, method: 'GET', hea
     nodePaths: [join(root, 'node_modules')],
     outfile: bundled,
     logLevel: 'warning',
-    plugins: [lazyHttp2(), llhttpEnumsOnly(), lazyAssert(), lazyHttpInUndici(), llhttpWasmFiles()],
+    plugins: [lazyHttp2(), lazyAssert(), llhttpWasmFiles()],
   });
   writeLlhttpWasm(work);
   const runner = join(work, 'undici-get.run.cjs');

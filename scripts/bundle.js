@@ -4,13 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { defines } from './defines.js';
 import {
-  asciiFirstInCommander,
   builtinsWithoutNamespaces,
   lazyAssert,
-  lazyHeaderTree,
   lazyHttp2,
-  lazyHttpInUndici,
-  llhttpEnumsOnly,
   llhttpWasmFiles,
 } from './esbuild-plugins.js';
 import { writeNotices } from './notices.js';
@@ -45,12 +41,8 @@ export async function bundle(builds, notices) {
       ...options,
       plugins: [
         lazyHttp2(),
-        llhttpEnumsOnly(),
         lazyAssert(),
-        lazyHttpInUndici(),
-        lazyHeaderTree(),
         llhttpWasmFiles(),
-        asciiFirstInCommander(),
         builtinsWithoutNamespaces(),
         ...(options.plugins ?? []),
       ],

@@ -2,11 +2,7 @@
 import type { Plugin } from 'esbuild';
 
 export function lazyHttp2(): Plugin;
-export function llhttpEnumsOnly(): Plugin;
 export function lazyAssert(): Plugin;
-export function lazyHttpInUndici(): Plugin;
-export function lazyHeaderTree(): Plugin;
-export function asciiFirstInCommander(): Plugin;
 export function llhttpWasmFiles(): Plugin;
 export function writeLlhttpWasm(dir: string): void;
 export const LLHTTP_WASM: { module: string; file: string }[];

@@ -1,15 +1,15 @@
-// esbuild plugins that keep Node's own modules off the start-up path of `store`. Each removes a
-// cost measured on `store pets list --json` (Node 24, medians of interleaved runs); the start-up
-// test (test/render/startup.test.ts) fails if one of these modules is loaded there again.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// esbuild plugins that keep Node's own modules off the start-up path of `store`. Each only
+// chooses what a module specifier resolves to (a stand-in of our own that loads the real module
+// when first used); none edits a dependency's source text, so an upgrade cannot silently undo
+// one. The start-up test (test/render/startup.test.ts) fails if a module is loaded there again;
+// docs/performance.md has what each saves.
+import { writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { join } from 'node:path';
 
 /**
  * undici's client.js requires client-h2.js at its top, and client-h2.js requires node:http2,
- * which loads node:tls: ≈35 ms on top of the ≈63 ms of `node -e 'require("http")'` (measured
- * on this project's loaded machine), for a protocol only
- * used when a TLS server offers h2 (and undici asks for it only with `allowH2`). Here
+ * which loads node:tls, for a protocol only used when a TLS server offers h2 (and undici asks for it only with `allowH2`). Here
  * client.js gets a stand-in with the same signature that requires the real module (kept in
  * the bundle, as esbuild evaluates a CommonJS module on its first require) when first called.
  */
@@ -33,49 +33,6 @@ export function lazyHttp2() {
         loader: 'js',
         resolveDir: args.pluginData.resolveDir,
       }));
-    },
-  };
-}
-
-/**
- * undici's HTTP/1 client requires llhttp's constants.js, which builds at its top every table
- * llhttp's parser generator uses (character classes, method and status lists, maps made
- * from them): ≈1.2 ms, for the two enums the client reads (`ERROR` and `TYPE`). Here
- * client-h1.js gets those two as a literal, taken from the real module at build time; the
- * build fails if client-h1.js reads anything else of it (a newer undici), so that nothing
- * goes missing at run time.
- */
-export function llhttpEnumsOnly() {
-  const USED = ['ERROR', 'TYPE'];
-  return {
-    name: 'llhttp-enums-only',
-    setup(build) {
-      build.onResolve({ filter: /^\.\.\/llhttp\/constants\.js$/ }, (args) => {
-        if (!/[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h1\.js$/.test(args.importer)) return;
-        // Every mention of the module's binding, past its declaration and the specifier.
-        const uses = readFileSync(args.importer, 'utf8').match(/\bconstants\b(\.\w+)?/g) ?? [];
-        const other = uses.filter((use) => !USED.some((name) => use === `constants.${name}`));
-        const expected = ['constants', 'constants.js'];
-        if (other.join() !== expected.join()) {
-          return {
-            errors: [
-              {
-                text: `undici's client-h1.js uses more of llhttp's constants than ${USED.join(' and ')}: extend llhttpEnumsOnly`,
-              },
-            ],
-          };
-        }
-        return {
-          path: 'undici/lib/llhttp/constants.js',
-          namespace: 'llhttp-enums',
-          pluginData: { file: join(args.resolveDir, '../llhttp/constants.js') },
-        };
-      });
-      build.onLoad({ filter: /.*/, namespace: 'llhttp-enums' }, (args) => {
-        const constants = createRequire(import.meta.url)(args.pluginData.file);
-        const used = Object.fromEntries(USED.map((name) => [name, constants[name]]));
-        return { contents: `module.exports = ${JSON.stringify(used)};`, loader: 'js' };
-      });
     },
   };
 }
@@ -158,201 +115,6 @@ for (const key of ${JSON.stringify(members)}) {
 module.exports = assert;`,
           loader: 'js',
         };
-      });
-    },
-  };
-}
-
-/**
- * undici requires node:http at the top of two files, for what a request to the service never
- * uses: core/util.js compares a stream's class with IncomingMessage before destroying it, and
- * dispatcher/client.js reads `http.maxHeaderSize` as it loads, for clients given no
- * `maxHeaderSize` (src/api/transport.ts gives one). Loading node:http (its agent, client,
- * server and parser) takes ≈1.8 ms once node:net is loaded. Here each file asks node:http when
- * it needs it: util.js only for a class named IncomingMessage (none exists unless node:http was
- * loaded), client.js when a client is made without `maxHeaderSize`. The build fails if either
- * file's code differs from what these edits expect (a newer undici), so nothing is left reading
- * a module that is no longer there.
- */
-export function lazyHttpInUndici() {
-  return sourceEdits('lazy-http-in-undici', 'lazyHttpInUndici', 'undici/lib', {
-    'core/util.js': {
-      edits: [
-        ["const { IncomingMessage } = require('node:http')\n", ''],
-        [
-          'Object.getPrototypeOf(stream).constructor === IncomingMessage',
-          'isIncomingMessage(Object.getPrototypeOf(stream).constructor)',
-        ],
-        [
-          /$/,
-          `
-function isIncomingMessage (type) {
-  return typeof type === 'function' && type.name === 'IncomingMessage' &&
-    type === require('node:http').IncomingMessage
-}
-`,
-        ],
-      ],
-      unused: /\bhttp\.|\bIncomingMessage\b|['"]node:http['"]/,
-      what: 'node:http',
-    },
-    'dispatcher/client.js': {
-      edits: [
-        ["const http = require('node:http')\n", ''],
-        [
-          `const getDefaultNodeMaxHeaderSize = http &&
-  http.maxHeaderSize &&
-  Number.isInteger(http.maxHeaderSize) &&
-  http.maxHeaderSize > 0
-  ? () => http.maxHeaderSize
-  : () => { throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid') }`,
-          `const getDefaultNodeMaxHeaderSize = () => {
-  const { maxHeaderSize } = require('node:http')
-  if (Number.isInteger(maxHeaderSize) && maxHeaderSize > 0) return maxHeaderSize
-  throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid')
-}`,
-        ],
-      ],
-      unused: /\bhttp\.|\bIncomingMessage\b|['"]node:http['"]/,
-      what: 'node:http',
-    },
-  });
-}
-
-/**
- * A regular expression with a Unicode property class (`\p{…}`) has ICU build that class's set
- * of code points when it is first used, in every process: ≈1.5 ms for commander's
- * `\p{ID_Continue}`, which every Option's constructor tests on its flags (whether they end in
- * `name...>`, a variadic option). Here the test looks for the `...>` first, with a plain
- * expression, and asks the Unicode one only then: the same answer, and no option of `store` is
- * variadic.
- */
-export function asciiFirstInCommander() {
-  return sourceEdits('ascii-first-in-commander', 'asciiFirstInCommander', 'commander/lib', {
-    'option.js': {
-      edits: [
-        [
-          'this.variadic = /\\p{ID_Continue}\\.\\.\\.[>\\]]$/u.test(flags);',
-          'this.variadic = /\\.\\.\\.[>\\]]$/.test(flags) && /\\p{ID_Continue}\\.\\.\\.[>\\]]$/u.test(flags);',
-        ],
-      ],
-      unused: /\\p\{/,
-      what: 'a Unicode property class',
-    },
-  });
-}
-
-/**
- * undici builds, as it loads, a search tree of the ≈100 header names it knows, to lower-case a
- * response's header names without making a string of each (≈1 ms: ≈2,000 nodes, in the
- * interpreter, at every start). Its callers fall back to lower-casing the name's text when the
- * tree does not know it, which gives the same name. Here the tree is built once many names have
- * been looked up (a bulk import's answers), and until then every lookup takes that fallback.
- */
-export function lazyHeaderTree() {
-  return sourceEdits('lazy-header-tree', 'lazyHeaderTree', 'undici/lib', {
-    'core/tree.js': {
-      edits: [
-        [
-          `const tree = new TernarySearchTree()
-
-for (let i = 0; i < wellknownHeaderNames.length; ++i) {
-  const key = headerNameLowerCasedRecord[wellknownHeaderNames[i]]
-  tree.insert(key, key)
-}
-`,
-          `let built = null
-let lookups = 0
-const tree = {
-  lookup (key) {
-    if (built === null) {
-      if (++lookups <= 256) return null
-      built = new TernarySearchTree()
-      for (let i = 0; i < wellknownHeaderNames.length; ++i) {
-        const key = headerNameLowerCasedRecord[wellknownHeaderNames[i]]
-        built.insert(key, key)
-      }
-    }
-    return built.lookup(key)
-  }
-}
-`,
-        ],
-      ],
-      unused: /\btree\.insert\b/,
-      what: 'the tree',
-      // Its one user, util.js, must fall back to the lower-cased text at each lookup.
-      check: (path) => {
-        const util = readFileSync(join(path, '../util.js'), 'utf8');
-        // Every lookup, whatever it is given, up to the end of its line.
-        const lookups = util.match(/\btree\.lookup\([^\n]*/g) ?? [];
-        const fallback = "tree.lookup(value) ?? value.toString('latin1').toLowerCase()";
-        const users = readdirSync(join(path, '../..'), { recursive: true })
-          .filter((file) => file.endsWith('.js'))
-          .filter((file) =>
-            // Any require of a module named tree, from any depth (../../core/tree.js).
-            /require\(['"](?:\.\.?\/)+(?:[\w-]+\/)*tree(?:\.js)?['"]\)/.test(
-              readFileSync(join(path, '../..', file), 'utf8'),
-            ),
-          );
-        if (lookups.length === 0 || lookups.some((line) => line.trim() !== fallback)) {
-          return 'core/util.js does not fall back to the lower-cased name at each lookup';
-        }
-        if (users.join() !== join('core', 'util.js'))
-          return `the tree has other users: ${users.join(', ')}`;
-        return undefined;
-      },
-    },
-  });
-}
-
-/**
- * A plugin (`name`, called `caller` in its errors) that edits files of a package (`root`:
- * `undici/lib`) as it bundles them: `files` maps a path under `root` to its edits (each
- * [text or pattern, replacement], applied once: the text must be found exactly once) and to
- * what the rest of the file must not hold (`unused`, which `what` names), and perhaps to a
- * `check` of the package around it (a reason to refuse, or undefined). The build fails
- * when a file's code is not what the edits expect (a newer version of the package), so that
- * nothing is left using what an edit took away.
- */
-function sourceEdits(name, caller, root, files) {
-  const paths = Object.keys(files).map((file) => `${root}/${file}`);
-  const escaped = paths.map((path) => path.replace(/[.]/g, '\\.').replace(/\//g, '[\\\\/]'));
-  const filter = new RegExp(`[\\\\/](${escaped.join('|')})$`);
-  return {
-    name,
-    setup(build) {
-      build.onLoad({ filter }, (args) => {
-        const normal = args.path.replace(/\\/g, '/');
-        const file = Object.keys(files).find((key) => normal.endsWith(`/${root}/${key}`));
-        const { edits, unused, what, check } = files[file];
-        const refused = check?.(args.path);
-        if (refused) return { errors: [{ text: `${root}/${file}: ${refused}: update ${caller}` }] };
-        let contents = readFileSync(args.path, 'utf8');
-        // What is left of the file once the edited code is taken out.
-        let rest = contents;
-        for (const [from, to] of edits) {
-          const found = typeof from === 'string' ? contents.split(from).length - 1 : 1;
-          if (found !== 1) {
-            const shown = JSON.stringify(String(from).slice(0, 60));
-            return {
-              errors: [
-                {
-                  text: `${root}/${file} is not the code ${caller} edits (${shown} found ${found} times): update it`,
-                },
-              ],
-            };
-          }
-          // A function, so that a `$&` or `$'` in the replacement stays as written.
-          contents = contents.replace(from, () => to);
-          rest = rest.replace(from, '');
-        }
-        if (unused.test(rest)) {
-          return {
-            errors: [{ text: `${root}/${file} uses ${what} elsewhere too: extend ${caller}` }],
-          };
-        }
-        return { contents, loader: 'js' };
       });
     },
   };

@@ -71,22 +71,6 @@ function proxyUrl(value: string): URL | undefined {
   return url;
 }
 
-/** Node's default limit on the size of an answer's headers (`--max-http-header-size`). */
-const NODE_MAX_HEADER_SIZE = 16 * 1024;
-
-/**
- * The limit undici is given on an answer's headers: Node's default, unless Node was started
- * with `--max-http-header-size` (on its command line or in NODE_OPTIONS), whose value undici
- * then reads from node:http itself. Given, it spares a request loading node:http (≈1.8 ms:
- * scripts/esbuild-plugins.js, lazyHttpInUndici).
- */
-export function maxHeaderSize(execArgv: readonly string[], env: Env): number | undefined {
-  const set = [...execArgv, env.NODE_OPTIONS ?? ''].some((arg) =>
-    arg.includes('--max-http-header-size'),
-  );
-  return set ? undefined : NODE_MAX_HEADER_SIZE;
-}
-
 export class Transport {
   private direct?: Dispatcher;
   private proxied?: Dispatcher;
@@ -94,11 +78,8 @@ export class Transport {
   /** Read once: a lookup in process.env is a system call (it showed in a bulk add's profile). */
   private readonly proxies: ReturnType<typeof proxyEnv>;
 
-  private readonly maxHeaderSize: number | undefined;
-
   constructor(private readonly options: TransportOptions) {
     this.proxies = proxyEnv(options.env);
-    this.maxHeaderSize = maxHeaderSize(process.execArgv, options.env);
   }
 
   /** The proxy setting a request to `url` goes through: https_proxy for https, http_proxy for
@@ -116,7 +97,6 @@ export class Transport {
       connectTimeout: this.options.timeoutMs,
       headersTimeout: this.options.timeoutMs,
       bodyTimeout: this.options.timeoutMs,
-      maxHeaderSize: this.maxHeaderSize,
     };
     if (this.proxySetting(url) === undefined) {
       this.direct ??= new Agent(limits);
@@ -131,7 +111,6 @@ export class Transport {
       connectTimeout: number;
       headersTimeout: number;
       bodyTimeout: number;
-      maxHeaderSize: number | undefined;
     },
   ): Promise<Dispatcher> {
     if (!this.proxied) {

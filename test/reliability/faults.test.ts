@@ -285,8 +285,8 @@ describe('a write whose fate is unknown says so', () => {
   });
 
   it('takes headers of up to 16 KiB, Node’s limit, or as many as --max-http-header-size allows', async () => {
-    // A real process: the limit is given to undici unless NODE_OPTIONS or Node's own command
-    // line sets --max-http-header-size (src/api/transport.ts, maxHeaderSize).
+    // A real process: undici takes Node's limit, which NODE_OPTIONS or Node's own command line
+    // may raise with --max-http-header-size.
     const server = await faultServer((req, res) =>
       reply(res, 200, PETS, {
         'x-big': 'a'.repeat(req.url === '/v1/pets?limit=1' ? 15_000 : 20_000),
