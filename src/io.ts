@@ -56,12 +56,20 @@ export interface IOStreams {
   prompt(question: string, signal?: AbortSignal): Promise<string>;
 }
 
-/** NO_COLOR (any value) and --no-color win; FORCE_COLOR turns colour on off a TTY. */
+/**
+ * Whether colour is written, as gh decides it (no-color.org, bixense.com/clicolors): off for
+ * --no-color and a non-empty NO_COLOR (an empty one is unset, no-color.org says); else on for
+ * CLICOLOR_FORCE other than 0 and FORCE_COLOR other than 0 or false, even off a terminal; else
+ * off for CLICOLOR=0 and TERM=dumb; else on a terminal only. A request for no colour wins over
+ * one that forces it: the user who set NO_COLOR asked for none.
+ */
 export function colorAllowed(isTTY: boolean, env: Env, noColorFlag = false): boolean {
-  if (noColorFlag || env.NO_COLOR !== undefined) return false;
+  if (noColorFlag || env.NO_COLOR) return false;
+  const forced = env.CLICOLOR_FORCE;
+  if (forced && forced !== '0') return true;
   const force = env.FORCE_COLOR;
   if (force !== undefined) return force !== '0' && force !== 'false';
-  return isTTY && env.TERM !== 'dumb';
+  return isTTY && env.CLICOLOR !== '0' && env.TERM !== 'dumb';
 }
 
 /** Whether stderr may carry a line redrawn in place (spinner, progress): a terminal that

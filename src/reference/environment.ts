@@ -2,7 +2,7 @@
 // README's tables are made from or checked against.
 
 export interface EnvironmentVariable {
-  /** As shown, e.g. `STORE_DEBUG=1` or `NO_COLOR (any value)`. */
+  /** As shown, e.g. `STORE_DEBUG=1` or `NO_COLOR (non-empty)`. */
   name: string;
   /** The global option it stands for, when there is one (the flag wins). */
   flag?: string;
@@ -16,9 +16,9 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     meaning: 'profile to use; default: the current profile in the config, else `production`',
   },
   {
-    name: 'NO_COLOR (any value)',
+    name: 'NO_COLOR (non-empty)',
     flag: '--no-color',
-    meaning: 'no ANSI colour; `FORCE_COLOR=1` forces it on a non-TTY',
+    meaning: 'no ANSI colour; wins over `CLICOLOR_FORCE` and `FORCE_COLOR`',
   },
   {
     name: 'STORE_DEBUG=1',
@@ -46,6 +46,11 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   {
     name: 'STORE_NO_DEPRECATION_WARNINGS=1',
     meaning: 'no deprecation warnings on stderr (`pets get`, API responses marked deprecated)',
+  },
+  { name: 'CLICOLOR=0', meaning: 'no ANSI colour on a terminal either' },
+  {
+    name: 'CLICOLOR_FORCE=1, FORCE_COLOR=1',
+    meaning: 'ANSI colour even when the output is not a terminal (a pipe, a file)',
   },
   {
     name: 'COLUMNS',

@@ -101,8 +101,8 @@ With a flag (the flag wins):
   STORE_PROFILE  -p, --profile <name>
       profile to use; default: the current profile in the config, else
       \`production\`
-  NO_COLOR (any value)  --no-color
-      no ANSI colour; \`FORCE_COLOR=1\` forces it on a non-TTY
+  NO_COLOR (non-empty)  --no-color
+      no ANSI colour; wins over \`CLICOLOR_FORCE\` and \`FORCE_COLOR\`
   STORE_DEBUG=1  --debug
       trace each HTTP exchange on stderr; the key is shown masked (\`Bearer
       ****wxyz\`)
@@ -123,6 +123,10 @@ Others:
   STORE_NO_DEPRECATION_WARNINGS=1
       no deprecation warnings on stderr (\`pets get\`, API responses marked
       deprecated)
+  CLICOLOR=0
+      no ANSI colour on a terminal either
+  CLICOLOR_FORCE=1, FORCE_COLOR=1
+      ANSI colour even when the output is not a terminal (a pipe, a file)
   COLUMNS
       width of the terminal in columns, for tables and help; wins over the
       terminal's own width

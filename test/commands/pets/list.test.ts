@@ -94,11 +94,16 @@ describe('store pets list', () => {
   });
 
   it.each([
-    // The contract: NO_COLOR with any value.
+    // The contract: NO_COLOR with any non-empty value.
     ['NO_COLOR=1', { NO_COLOR: '1' }, []],
     ['NO_COLOR=0', { NO_COLOR: '0' }, []],
     ['NO_COLOR=false', { NO_COLOR: 'false' }, []],
     ['--no-color', {}, ['--no-color']],
+    ['CLICOLOR=0', { CLICOLOR: '0' }, []],
+    // A request for no colour wins over one that forces it.
+    ['NO_COLOR=1 CLICOLOR_FORCE=1', { NO_COLOR: '1', CLICOLOR_FORCE: '1' }, []],
+    ['NO_COLOR=1 FORCE_COLOR=1', { NO_COLOR: '1', FORCE_COLOR: '1' }, []],
+    ['--no-color CLICOLOR_FORCE=1', { CLICOLOR_FORCE: '1' }, ['--no-color']],
   ])('draws the table without colour under %s', async (_name, extra, flags) => {
     api()
       .get('/v1/pets')
@@ -110,6 +115,61 @@ describe('store pets list', () => {
     expect(result).toEqual({
       code: 0,
       stdout: 'ID  NAME  CATEGORY  STATUS\n1   Rex   2         available\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it.each([
+    // An empty NO_COLOR is no request (no-color.org); CLICOLOR other than 0 changes nothing.
+    ['NO_COLOR=', { NO_COLOR: '' }],
+    ['CLICOLOR=1', { CLICOLOR: '1' }],
+    ['CLICOLOR_FORCE=0', { CLICOLOR_FORCE: '0' }],
+  ])('draws the table in colour on a terminal under %s', async (_name, extra) => {
+    api()
+      .get('/v1/pets')
+      .reply(200, JSON.stringify(PETS.slice(0, 1)));
+    const result = await run(['pets', 'list'], { env: { ...env(), ...extra }, tty: true });
+    expect(result).toEqual({
+      code: 0,
+      stdout:
+        '\u001b[1mID\u001b[22m  \u001b[1mNAME\u001b[22m  \u001b[1mCATEGORY\u001b[22m  \u001b[1mSTATUS\u001b[22m\n' +
+        '1   Rex   2         \u001b[32mavailable\u001b[39m\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it.each([
+    ['CLICOLOR_FORCE=1', { CLICOLOR_FORCE: '1' }],
+    // CLICOLOR_FORCE wins over CLICOLOR=0, as clicolors says.
+    ['CLICOLOR=0 CLICOLOR_FORCE=1', { CLICOLOR: '0', CLICOLOR_FORCE: '1' }],
+    ['FORCE_COLOR=1', { FORCE_COLOR: '1' }],
+  ])('colours tab-separated output in a pipe under %s', async (_name, extra) => {
+    api()
+      .get('/v1/pets')
+      .reply(200, JSON.stringify(PETS.slice(0, 1)));
+    const result = await run(['pets', 'list'], { env: { ...env(), ...extra } });
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n1\tRex\t2\t\u001b[32mavailable\u001b[39m\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it.each([
+    ['CLICOLOR_FORCE=0', { CLICOLOR_FORCE: '0' }],
+    ['CLICOLOR_FORCE=', { CLICOLOR_FORCE: '' }],
+    ['FORCE_COLOR=0', { FORCE_COLOR: '0' }],
+  ])('leaves tab-separated output uncoloured in a pipe under %s', async (_name, extra) => {
+    api()
+      .get('/v1/pets')
+      .reply(200, JSON.stringify(PETS.slice(0, 1)));
+    const result = await run(['pets', 'list'], { env: { ...env(), ...extra } });
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n1\tRex\t2\tavailable\n',
       stderr: '',
       prompts: [],
     });
