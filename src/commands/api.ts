@@ -15,7 +15,7 @@ import { sanitize } from '../render/sanitize.js';
 import * as z from '../zod.js';
 import { defineCommand } from './define.js';
 import { fileName, hasUnreadableBytes, notUtf8, switchFlag } from './flags.js';
-import { openUntilCtrlC } from './input-file.js';
+import { checkStdinReadable, openUntilCtrlC } from './input-file.js';
 
 /** The paths of the spec (and the sandbox's own), offered by shell completion. */
 export const SPEC_PATHS = ['/pets', '/pets/{petId}', '/messages', '/store/orders'] as const;
@@ -256,7 +256,10 @@ async function readInput(file: string, ctx: Context): Promise<Buffer> {
     maxBytes: MAX_INPUT_BYTES,
     tooLarge: `${inputName(file)} is over ${MAX_INPUT_BYTES / 1024 / 1024} MiB; nothing was sent`,
   };
-  if (file === '-') return readAllBytes(ctx.io.stdin, limit, ctx.signal);
+  if (file === '-') {
+    checkStdinReadable(ctx.io.stdin);
+    return readAllBytes(ctx.io.stdin, limit, ctx.signal);
+  }
   try {
     const handle = await openUntilCtrlC(file, ctx.signal);
     try {

@@ -2,7 +2,31 @@
 // read so that Ctrl-C ends the wait even where no abort reaches: a FIFO's open waits for a
 // writer, and its reads for data, in libuv's thread pool.
 import type { FileHandle } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { FlagError } from '../errors.js';
 import { untilCtrlC } from '../io.js';
+
+/**
+ * Refuses stdin that is no input: a directory (`< "$HOME"`), which Node reads as an empty
+ * stream, or a file opened for writing only. Called before anything is read or sent by each
+ * command that reads stdin as its input (`--input -`, `--file -`). A stream with no descriptor
+ * (a test's) is left alone.
+ */
+export function checkStdinReadable(stdin: Readable): void {
+  const fd = (stdin as { fd?: unknown }).fd;
+  if (typeof fd !== 'number') return;
+  const fs = process.getBuiltinModule('node:fs');
+  let problem: string | undefined;
+  try {
+    const stats = fs.fstatSync(fd);
+    if (stats.isDirectory()) problem = 'it is a directory';
+    // A read at a position (pread) tells whether it may be read at all, and moves nothing.
+    else if (stats.isFile()) fs.readSync(fd, Buffer.alloc(1), 0, 1, 0);
+  } catch {
+    problem = 'it is not open for reading';
+  }
+  if (problem) throw new FlagError(`cannot read stdin: ${problem}; nothing was sent`);
+}
 
 /**
  * Opens `file` for reading. On Ctrl-C while the open waits (a FIFO with no writer), the FIFO is

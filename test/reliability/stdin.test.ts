@@ -1,9 +1,17 @@
 // Reading stdin to its end (`messages send` without text, `store api --input -`) ends on Ctrl-C:
-// a pipe that stays open and silent must not hold the command for ever.
+// a pipe that stays open and silent must not hold the command for ever; stdin that is no input
+// (a directory) is refused before anything is sent.
+import { spawnSync } from 'node:child_process';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { checkStdinReadable } from '../../src/commands/input-file.js';
 import { CancelledError, FlagError } from '../../src/errors.js';
 import { readAll, readAllBytes, untilCtrlC } from '../../src/io.js';
+import { tempDir } from '../helpers/cli.js';
+import { faultServer, reply } from '../helpers/fault-server.js';
+import { BIN, processEnv } from '../helpers/process.js';
 
 describe('a wait raced with Ctrl-C (untilCtrlC)', () => {
   it('leaves no unhandled rejection when the work fails after Ctrl-C came first', async () => {
@@ -77,5 +85,58 @@ describe('reading stdin', () => {
     const utf8 = new PassThrough();
     utf8.end('Café');
     expect(await readAll(utf8, text)).toBe('Café');
+  });
+});
+
+describe('stdin that is no input', () => {
+  // Node reads a directory on stdin as an empty stream: `store api --input - < "$HOME"` sent a
+  // POST with an empty body.
+  it('a directory (`< "$HOME"`): exit 2, one line, nothing sent', async () => {
+    const requests: string[] = [];
+    const server = await faultServer((req, res) => {
+      requests.push(`${req.method} ${req.url}`);
+      reply(res, 201, '{"id":1}');
+    });
+    const env = processEnv({ STORE_BASE_URL: server.url, STORE_API_KEY: 'k-1234' });
+    const script = `"${process.execPath}" "${BIN}" api /pets --input - < "${tempDir()}"`;
+    const result = spawnSync('bash', ['-c', script], { env, encoding: 'utf8' });
+    expect({ code: result.status, stdout: result.stdout, stderr: result.stderr }).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: cannot read stdin: it is a directory; nothing was sent\n',
+    });
+    expect(requests).toEqual([]);
+  });
+
+  it('a file open for writing only (`0> file`): exit 2, one line, nothing sent', async () => {
+    const requests: string[] = [];
+    const server = await faultServer((req, res) => {
+      requests.push(`${req.method} ${req.url}`);
+      reply(res, 201, '{"id":1}');
+    });
+    const env = processEnv({ STORE_BASE_URL: server.url, STORE_API_KEY: 'k-1234' });
+    const file = join(tempDir(), 'body.json');
+    writeFileSync(file, '{"name":"Rex"}');
+    const script = `"${process.execPath}" "${BIN}" api /pets --input - 0>> "${file}"`;
+    const result = spawnSync('bash', ['-c', script], { env, encoding: 'utf8' });
+    expect({ code: result.status, stdout: result.stdout, stderr: result.stderr }).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: cannot read stdin: it is not open for reading; nothing was sent\n',
+    });
+    expect(requests).toEqual([]);
+  });
+
+  it('is checked by one helper that leaves a stream with no descriptor alone', () => {
+    const dir = openSync(tempDir(), 'r');
+    try {
+      const stdin = Object.assign(new PassThrough(), { fd: dir });
+      expect(() => checkStdinReadable(stdin)).toThrow(
+        new FlagError('cannot read stdin: it is a directory; nothing was sent'),
+      );
+      expect(() => checkStdinReadable(new PassThrough())).not.toThrow();
+    } finally {
+      closeSync(dir);
+    }
   });
 });
