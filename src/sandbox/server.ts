@@ -399,7 +399,7 @@ function onClientError(err: NodeJS.ErrnoException, socket: Socket) {
 
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   if (options.apiKey === '') throw new Error('the sandbox API key must not be empty');
-  const store = await Store.open(options.dataFile, options.seed, options.log);
+  const store = await Store.open(options.dataFile, options.seed);
   const checkKey = keyChecker(options.apiKey);
 
   const dispatch = (

@@ -17,12 +17,9 @@
 // acknowledged that was not stored. Reads commit what is pending first, so they never see a
 // change that could still be refused.
 import { randomBytes } from 'node:crypto';
-import { constants, statSync } from 'node:fs';
-import { copyFile, open, readdir, rename, rm } from 'node:fs/promises';
-import path from 'node:path';
+import { statSync } from 'node:fs';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { parseJson, stringifyJson } from '../json.js';
-import { isRunning } from '../pid.js';
 import {
   INT64_MAX,
   type Int64,
@@ -32,7 +29,7 @@ import {
   type Pet,
   type PetStatus,
 } from '../schemas.js';
-import { DataFileError, inspectDataFile, type JsonData } from './data-file.js';
+import { DataFileError, inspectDataFile } from './data-file.js';
 import { loadSqlite, type Sqlite } from './sqlite.js';
 
 export { DataFileError } from './data-file.js';
@@ -110,7 +107,6 @@ const SQL = {
   getPet: `SELECT ${PET_COLUMNS} FROM pets WHERE id = ?`,
   lastPetId: `SELECT seq FROM sqlite_sequence WHERE name = 'pets'`,
   addPet: `INSERT INTO pets (name, category_id, status) VALUES (?, ?, ?) RETURNING ${PET_COLUMNS}`,
-  importPet: 'INSERT INTO pets (id, name, category_id, status) VALUES (?, ?, ?, ?)',
   replacePet: `UPDATE pets SET name = ?, category_id = ?, status = ? WHERE id = ? RETURNING ${PET_COLUMNS}`,
   // A status parameter of NULL with the keep flag set leaves it unchanged.
   patchPet: `UPDATE pets SET name = coalesce(?, name), category_id = coalesce(?, category_id),
@@ -165,9 +161,8 @@ export class Store {
   ) {}
 
   /** Opens (or creates) the data file if one is given, else an in-memory database; seeds
-   * `seed` sample animals when there are none. A JSON data file of earlier versions is
-   * imported once (`log` says so) and kept beside it as FILE.json-imported. */
-  static async open(file?: string, seed = 0, log?: (line: string) => void): Promise<Store> {
+   * `seed` sample animals when there are none. */
+  static async open(file?: string, seed = 0): Promise<Store> {
     if (!Number.isSafeInteger(seed) || seed < 0) {
       throw new RangeError(`seed must be a non-negative integer, got ${seed}`);
     }
@@ -179,7 +174,6 @@ export class Store {
       db.exec(SCHEMA);
     } else {
       const found = await inspectDataFile(file);
-      if (found.kind === 'json') await importJson(sqlite, file, found.path, found.data, log);
       db = openFile(sqlite, file, found.path, found.kind === 'new');
       const { dev, ino } = statSync(found.path);
       identity = { path: found.path, dev, ino };
@@ -381,7 +375,7 @@ export class Store {
   }
 }
 
-const count = (items: unknown[], noun: string) =>
+const _count = (items: unknown[], noun: string) =>
   `${items.length} ${noun}${items.length === 1 ? '' : 's'}`;
 
 function reason(error: unknown): string {
@@ -417,95 +411,5 @@ function openFile(sqlite: Sqlite, file: string, real: string, fresh: boolean): D
     throw new DataFileError(`data file ${file} cannot be opened: ${reason(error)}`, {
       cause: error,
     });
-  }
-}
-
-/** Turns a JSON data file of earlier versions into the sandbox's database, in place: built
- * beside it under a temporary name, the JSON copied to FILE.json-imported (or .2, .3…), then
- * renamed over it. A crash at any moment leaves the JSON file where it was. */
-async function importJson(
-  sqlite: Sqlite,
-  file: string,
-  real: string,
-  data: JsonData,
-  log?: (line: string) => void,
-): Promise<void> {
-  const folder = path.dirname(real);
-  await removeAbandonedImports(folder, path.basename(real));
-  const temp = path.join(
-    folder,
-    `.${path.basename(real)}.${process.pid}.${randomBytes(6).toString('hex')}.importing`,
-  );
-  try {
-    const db = new sqlite.DatabaseSync(temp);
-    try {
-      db.exec(SCHEMA);
-      db.exec('BEGIN');
-      const pet = db.prepare(SQL.importPet);
-      for (const { id, name, categoryId, status } of data.pets) {
-        pet.run(BigInt(id), name, BigInt(categoryId), status ?? null);
-      }
-      const message = db.prepare(SQL.addMessage);
-      for (const { id, message: text, status, createdAt } of data.messages) {
-        message.run(id, text, status, createdAt);
-      }
-      const order = db.prepare(SQL.addOrder);
-      data.orders.forEach((body, i) => {
-        order.run(i + 1, stringifyJson(body));
-      });
-      db.exec('COMMIT');
-    } finally {
-      db.close();
-    }
-    const kept = await keepCopy(real);
-    await rename(temp, real);
-    await syncFolder(folder);
-    log?.(
-      `Imported the JSON data file ${file} (${count(data.pets, 'animal')}, ${count(data.messages, 'message')}, ${count(data.orders, 'order')}) into an SQLite database; the JSON file is kept as ${kept}`,
-    );
-  } catch (error) {
-    await rm(temp, { force: true });
-    await rm(`${temp}-journal`, { force: true });
-    if (error instanceof DataFileError) throw error;
-    throw new DataFileError(`data file ${file} could not be imported: ${reason(error)}`, {
-      cause: error,
-    });
-  }
-}
-
-/** The temporary databases (and journals) of imports of `base` cut short (kill -9) by
- * processes that no longer run: hidden files of the size of the data, never removed else. */
-async function removeAbandonedImports(folder: string, base: string): Promise<void> {
-  const names = await readdir(folder).catch(() => [] as string[]);
-  for (const name of names) {
-    const found = /^\.(.+)\.(\d+)\.[0-9a-f]{12}\.importing(?:-journal)?$/.exec(name);
-    if (found?.[1] !== base || isRunning(Number(found[2]))) continue;
-    await rm(path.join(folder, name), { force: true });
-  }
-}
-
-/** Copies the file to the first free FILE.json-imported[.n]; never overwrites one. */
-async function keepCopy(file: string): Promise<string> {
-  for (let n = 1; ; n++) {
-    const copy = `${file}.json-imported${n === 1 ? '' : `.${n}`}`;
-    try {
-      await copyFile(file, copy, constants.COPYFILE_EXCL);
-      const handle = await open(copy, 'r+');
-      await handle.sync();
-      await handle.close();
-      return copy;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-  }
-}
-
-/** Makes a rename in `folder` durable. */
-async function syncFolder(folder: string): Promise<void> {
-  const handle = await open(folder, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }
