@@ -41,7 +41,8 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   },
   {
     name: 'STORE_CONFIG_DIR',
-    meaning: 'folder that holds `config.json`; default the platform config folder (XDG on Linux)',
+    meaning:
+      'folder that holds `config.json`; default `$XDG_CONFIG_HOME/store` or `~/.config/store` (Linux, macOS)',
   },
   {
     name: 'STORE_NO_DEPRECATION_WARNINGS=1',

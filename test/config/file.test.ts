@@ -290,15 +290,58 @@ describe('where config.json lives', () => {
     expect(readConfig(join(own, 'config.json'))).toEqual({ currentProfile: 'staging' });
   });
 
-  it('is the platform’s own folder on macOS and Windows', () => {
+  it('is ~/.config/store on macOS as on Linux (as gh), and the platform’s own folder on Windows', () => {
     const env = { HOME: '/Users/ann', APPDATA: 'C:\\Users\\ann\\AppData\\Roaming' };
-    expect(configDir(env, 'darwin')).toBe('/Users/ann/Library/Preferences/store');
+    expect(configDir(env, 'darwin')).toBe('/Users/ann/.config/store');
+    expect(configDir({ ...env, XDG_CONFIG_HOME: '/xdg' }, 'darwin')).toBe('/xdg/store');
     expect(configDir(env, 'win32')).toBe(join(env.APPDATA, 'store', 'Config'));
     expect(configDir({ HOME: '/home/ann' }, 'linux')).toBe('/home/ann/.config/store');
     // Windows without APPDATA: its usual place under the home folder.
     expect(configDir({ HOME: '/Users/ann' }, 'win32')).toBe(
       join('/Users/ann', 'AppData', 'Roaming', 'store', 'Config'),
     );
+  });
+});
+
+describe('the macOS config folder of an older store', () => {
+  const OLD = ['Library', 'Preferences', 'store'];
+
+  it('is moved once, whole, to ~/.config/store, which is then used', async () => {
+    const home = tempDir();
+    makeFolders(join(home, ...OLD), 0o700);
+    writeFileSync(join(home, ...OLD, 'config.json'), '{"currentProfile":"staging"}\n', {
+      mode: 0o600,
+    });
+    const moved = join(home, '.config', 'store');
+    expect(configDir({ HOME: home }, 'darwin')).toBe(moved);
+    expect(existsSync(join(home, ...OLD))).toBe(false);
+    expect(readConfig(join(moved, 'config.json'))).toEqual({ currentProfile: 'staging' });
+    expect(statSync(join(moved, 'config.json')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(home, '.config')).mode & 0o777).toBe(0o700);
+    // A second start finds the new folder: nothing more moves.
+    makeFolders(join(home, ...OLD), 0o700);
+    expect(configDir({ HOME: home }, 'darwin')).toBe(moved);
+    expect(existsSync(join(home, ...OLD))).toBe(true);
+  });
+
+  it('is moved to $XDG_CONFIG_HOME/store when that is set', () => {
+    const home = tempDir();
+    const xdg = join(tempDir(), 'xdg');
+    makeFolders(join(home, ...OLD), 0o700);
+    writeFileSync(join(home, ...OLD, 'config.json'), '{}\n');
+    expect(configDir({ HOME: home, XDG_CONFIG_HOME: xdg }, 'darwin')).toBe(join(xdg, 'store'));
+    expect(readConfig(join(xdg, 'store', 'config.json'))).toEqual({});
+  });
+
+  it('stays in use where it cannot be moved, and is left alone on Linux', () => {
+    const home = tempDir();
+    makeFolders(join(home, ...OLD), 0o700);
+    // A file where the new folder's parent would be: the move fails, nothing is lost.
+    writeFileSync(join(home, '.config'), '');
+    expect(configDir({ HOME: home }, 'darwin')).toBe(join(home, ...OLD));
+    expect(existsSync(join(home, ...OLD))).toBe(true);
+    expect(configDir({ HOME: home }, 'linux')).toBe(join(home, '.config', 'store'));
+    expect(existsSync(join(home, ...OLD))).toBe(true);
   });
 });
 
@@ -311,7 +354,7 @@ describe('a home folder that cannot be told', () => {
     const home = os.userInfo().homedir;
     expect(configDir({ HOME: '' }, 'linux')).toBe(join(home, '.config', 'store'));
     expect(configDir({ HOME: 'ann' }, 'linux')).toBe(join(home, '.config', 'store'));
-    expect(configDir({ HOME: '' }, 'darwin')).toBe(join(home, 'Library', 'Preferences', 'store'));
+    expect(configDir({ HOME: '' }, 'darwin')).toBe(join(home, '.config', 'store'));
   });
 
   it('ignores a relative XDG_CONFIG_HOME, as the XDG specification says', () => {
