@@ -3,6 +3,7 @@
 
 import type { ApiClient, RetryNotice } from './api/client.js';
 import type { RetryTiming } from './api/retry.js';
+import { type Asker, asker } from './ask.js';
 import { configDir } from './config/dir.js';
 import { type ConfigData, ConfigFile } from './config/file.js';
 import { loginHint, rejectedKeyHint } from './config/profile-hints.js';
@@ -51,9 +52,9 @@ export interface Context {
     spinner?: boolean;
   }): Promise<ApiClient>;
   warn(line: string): void;
-  /** Says on a terminal which profile a write goes to, before the command asks what to write
-   * (`pets add`'s questions); a request says it otherwise, once. */
-  announceWrite(): Promise<void>;
+  /** Questions and confirmations, by gh's rule (src/ask.ts); the first question says which
+   * profile the answers will be written to. */
+  readonly prompter: Asker;
   /** A deprecation warning, unless STORE_NO_DEPRECATION_WARNINGS=1 silences them. */
   deprecation(line: string): void;
   /**
@@ -175,7 +176,7 @@ export function createContext(
       return client;
     },
     warn,
-    announceWrite: async () => announce(await ctx.profile(), true, 'api'),
+    prompter: asker(io, signal, async () => announce(await ctx.profile(), true, 'api')),
     deprecation: (line) => {
       if (deprecationsOn) warn(line);
     },

@@ -3,8 +3,8 @@ import { commandFor } from '../../config/profile-hints.js';
 import { maskKey, profileExists } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
 import { ApiError, AuthError, FlagError, NetworkError } from '../../errors.js';
-import { confirm } from '../confirm.js';
 import { defineCommand } from '../define.js';
+import { reportDone } from '../done.js';
 import { switchFlag } from '../flags.js';
 
 export interface LoginOptions {
@@ -68,7 +68,7 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
     data.profiles ??= {};
     data.profiles[profile.name] = { ...data.profiles[profile.name], apiKey: key };
   });
-  confirm(ctx, `Logged in to profile ${profile.name} with key ${maskKey(key)}`, {
+  reportDone(ctx, `Logged in to profile ${profile.name} with key ${maskKey(key)}`, {
     profile: profile.name,
     key: maskKey(key),
     verified: opts.verify,

@@ -1,7 +1,7 @@
 import { storedProfile } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
-import { confirm } from '../confirm.js';
 import { defineCommand } from '../define.js';
+import { reportDone } from '../done.js';
 
 export const command = defineCommand({
   name: 'logout',
@@ -14,7 +14,7 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
   const { name } = await ctx.profile();
   const config = await ctx.config();
   if (storedProfile(config.read(), name)?.apiKey === undefined) {
-    confirm(ctx, `No key was stored for profile ${name}`, { profile: name, keyRemoved: false });
+    reportDone(ctx, `No key was stored for profile ${name}`, { profile: name, keyRemoved: false });
     return;
   }
   await config.update((data) => {
@@ -23,7 +23,7 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
     delete profile.apiKey;
     if (Object.keys(profile).length === 0) delete data.profiles?.[name];
   });
-  confirm(ctx, `Logged out of profile ${name}`, { profile: name, keyRemoved: true });
+  reportDone(ctx, `Logged out of profile ${name}`, { profile: name, keyRemoved: true });
   if (ctx.env.STORE_API_KEY) {
     ctx.warn('note: STORE_API_KEY is set: commands still send that key while it is');
   }

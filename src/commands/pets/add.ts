@@ -10,7 +10,6 @@ import { commandFor } from '../../config/profile-hints.js';
 import type { Context } from '../../context.js';
 import { CancelledError, FlagError, notingMaybeActed } from '../../errors.js';
 import { renderItem } from '../../render/output.js';
-import { sanitize } from '../../render/sanitize.js';
 import { type Int64, type NewPet, PET_STATUSES, type PetStatus } from '../../schemas.js';
 import * as z from '../../zod.js';
 import { defineCommand, missingFlags, parseValue } from '../define.js';
@@ -142,23 +141,21 @@ export async function run(opts: AddOptions, ctx: Context): Promise<void> {
  * named in one usage error. Nothing is sent before this returns.
  */
 async function completePet(given: OneAnimal, ctx: Context): Promise<NewPet> {
-  const { io } = ctx;
   const missing = [
     ...(given.name === undefined ? ['--name'] : []),
     ...(given.categoryId === undefined ? ['--category-id'] : []),
   ];
   let { name, categoryId, status } = given;
   if (name !== undefined && categoryId !== undefined) return withStatus(name, categoryId, status);
-  if (!io.stdinIsTTY || !io.stderrIsTTY) throw missingFlags(missing, ' (or give --file)');
-  // Where the animal will go, before it is typed.
-  await ctx.announceWrite();
-  name ??= await ask(ctx, 'Name: ', (text) => parseValue(textFlag('the name'), text));
-  categoryId ??= await ask(ctx, 'Category id: ', (text) =>
+  const { prompter } = ctx;
+  if (!prompter.canAsk) throw missingFlags(missing, ' (or give --file)');
+  name ??= await prompter.ask('Name: ', (text) => parseValue(textFlag('the name'), text));
+  categoryId ??= await prompter.ask('Category id: ', (text) =>
     parseValue(int64Flag('the category id'), text),
   );
   if (status === undefined) {
     const choices = PET_STATUSES.map((value, i) => `${i + 1}) ${value}`).join('  ');
-    status = await ask(ctx, `Status: ${choices}, or Enter for none: `, pickStatus);
+    status = await prompter.ask(`Status: ${choices}, or Enter for none: `, pickStatus);
   }
   return withStatus(name, categoryId, status);
 }
@@ -179,19 +176,6 @@ function pickStatus(text: string): PetStatus | undefined {
     );
   }
   return picked;
-}
-
-/** Asks until the answer parses; a bad one is told on stderr and asked again. */
-async function ask<T>(ctx: Context, question: string, parse: (text: string) => T): Promise<T> {
-  for (;;) {
-    const answer = await ctx.io.prompt(question, ctx.signal);
-    try {
-      return parse(answer);
-    } catch (error) {
-      if (!(error instanceof FlagError)) throw error;
-      ctx.io.err(`${sanitize(error.message)}\n`);
-    }
-  }
 }
 
 /** Below this size an import's memory stays near 100 MiB under V8's defaults (1,000 animals:

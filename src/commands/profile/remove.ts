@@ -8,8 +8,8 @@ import {
 } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
 import { FlagError } from '../../errors.js';
-import { confirm } from '../confirm.js';
 import { defineCommand } from '../define.js';
+import { reportDone } from '../done.js';
 import { profileArg } from '../flags.js';
 
 export interface RemoveOptions {
@@ -45,7 +45,7 @@ export async function run(opts: RemoveOptions, ctx: Context): Promise<void> {
     if (data.currentProfile === opts.name) delete data.currentProfile;
   });
   const current = currentProfileName(after);
-  confirm(
+  reportDone(
     ctx,
     wasCurrent
       ? `Removed profile ${opts.name}; the current profile is now ${current}`

@@ -8,8 +8,8 @@ import {
 import type { Context } from '../../context.js';
 import { FlagError } from '../../errors.js';
 import * as z from '../../zod.js';
-import { confirm } from '../confirm.js';
 import { defineCommand } from '../define.js';
+import { reportDone } from '../done.js';
 
 export interface SetOptions {
   name: string;
@@ -69,7 +69,7 @@ export async function run(opts: SetOptions, ctx: Context): Promise<void> {
     data.profiles[opts.name] = profile;
   });
   const { baseUrl, messagesUrl } = profileSettings(after, opts.name);
-  confirm(ctx, `${exists ? 'Updated' : 'Created'} profile ${opts.name}`, {
+  reportDone(ctx, `${exists ? 'Updated' : 'Created'} profile ${opts.name}`, {
     profile: opts.name,
     created: !exists,
     baseUrl,

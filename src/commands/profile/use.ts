@@ -1,8 +1,8 @@
 import { urlOverrideNotes } from '../../config/profile-hints.js';
 import { profileExists, profileNames, unknownProfileError } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
-import { confirm } from '../confirm.js';
 import { defineCommand } from '../define.js';
+import { reportDone } from '../done.js';
 import { profileArg } from '../flags.js';
 
 export interface UseOptions {
@@ -28,7 +28,7 @@ export async function run(opts: UseOptions, ctx: Context): Promise<void> {
   // so, or they would go elsewhere than this confirmation suggests.
   const fromEnv = ctx.env.STORE_PROFILE;
   const overridden = fromEnv !== undefined && fromEnv !== '' && fromEnv !== opts.name;
-  confirm(
+  reportDone(
     ctx,
     overridden ? `Made ${opts.name} the current profile` : `Now using profile ${opts.name}`,
     { profile: opts.name, current: true, overriddenBy: overridden ? 'STORE_PROFILE' : null },

@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import { writeJson } from '../render/output.js';
 import { sanitize } from '../render/sanitize.js';
 
-export function confirm(ctx: Context, line: string, data: Record<string, unknown>): void {
+export function reportDone(ctx: Context, line: string, data: Record<string, unknown>): void {
   if (ctx.options.json) writeJson(ctx.io, data);
   else ctx.io.err(`${sanitize(line)}\n`);
 }
