@@ -15,13 +15,14 @@ export function withRule<S extends z.ZodMiniType>(schema: S, rule: string): S {
   return schema;
 }
 
-/** What `schema` takes, looking through z.optional and z._default. */
+/** What `schema` takes, looking through z.optional and z._default by their public `def`. */
 export function takes(schema: z.ZodMiniType): string | undefined {
-  let inner: unknown = schema;
-  while (inner && typeof inner === 'object') {
+  let inner: z.ZodMiniType | undefined = schema;
+  while (inner) {
     const rule = TAKES.get(inner);
     if (rule !== undefined) return rule;
-    inner = (inner as { _zod?: { def?: { innerType?: unknown } } })._zod?.def?.innerType;
+    const def: object = inner.def;
+    inner = 'innerType' in def ? (def.innerType as z.ZodMiniType) : undefined;
   }
   return undefined;
 }
