@@ -1,5 +1,5 @@
-// Found in review: server text in error lines, headers and --json reaching the terminal raw;
-// and smaller edges. (Ctrl-C while bulk add waits for input: test/e2e/signals.test.ts.)
+// Server text never reaches the terminal raw (error lines, headers chosen by the server,
+// --debug traces, --json); and answers or inputs at the edges of what the client expects.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -67,7 +67,7 @@ describe('server text never reaches the terminal raw', () => {
   });
 });
 
-describe('edges', () => {
+describe('answers and inputs at the edges of what the client expects', () => {
   it('sends messages to STORE_BASE_URL when only it is set, not to the profile’s host', async () => {
     const server = await faultServer((_req, res) =>
       reply(
