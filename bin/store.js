@@ -2,8 +2,8 @@
 // Entry shim. Kept to syntax that any Node parses (no `?.`, `??`), so an old Node prints one
 // line instead of a syntax error.
 // CommonJS (bin/package.json says so, as the package is ES modules): Node starts a CommonJS
-// main script ≈1.3 ms of CPU sooner than an ES module one, which sets up the ES loader first
-// (measured: 60 interleaved runs of `pets list --json`, and of `--version`).
+// main script sooner than an ES module one, which sets up the ES loader first
+// (docs/performance.md).
 // Node's modules come from process.getBuiltinModule, past the version check (it exists from
 // Node 22.3): an ES import of node:fs, node:os and node:path would build their namespaces.
 //
@@ -11,7 +11,7 @@
 // made after a run of the same command: Node's own compile cache holds only the code compiled
 // before a module runs, so every start compiled each function it called again (undici's,
 // commander's, zod's, ours); with the functions a command used in its cache, `store pets list`
-// starts ≈25% sooner (measured; README, Performance).
+// starts sooner (docs/performance.md).
 const [major, minor] = process.versions.node.split('.').map(Number);
 let fs;
 let path;
@@ -27,7 +27,7 @@ const IN_BINARY = typeof STORE_SEA !== 'undefined';
 const sideExports = new Map();
 // The program requires only Node's own modules besides its side files: this file's require
 // serves them (in the binary, the one that loads built-ins only), where module.createRequire
-// would load node:module and its source-map code first (≈0.3 ms).
+// would load node:module and its source-map code first.
 const requireBuiltin = require;
 /** The bundle's first line: `// @animal-store/cli <version> build <id>` (scripts/build.js). */
 const HEADER = /^\/\/ \S+ (\S+) build ([0-9a-f]{16})\n/;
@@ -86,7 +86,7 @@ function findCacheDir() {
     // A relative XDG_CACHE_HOME is to be ignored (XDG Base Directory specification).
     if (!base || !path.isAbsolute(base)) {
       // On Unix os.homedir() is HOME when it is set (even empty), as libuv reads it: taken
-      // from there, node:os is not loaded for it (≈0.25 ms).
+      // from there, node:os is not loaded for it.
       const unixHome = process.platform !== 'win32' ? env.HOME : undefined;
       const home =
         unixHome !== undefined ? unixHome : process.getBuiltinModule('node:os').homedir();
@@ -312,9 +312,8 @@ function readIntactCache(file) {
 
 /**
  * FNV-1a over the bytes as little-endian 64-bit words (the last zero-padded), folded to 32
- * bits, then the length. In WebAssembly, made once per process: ≈0.25 ms for a 500 KB cache
- * (32-bit words took twice as long), where loading node:zlib for its crc32 took ≈1 ms and the
- * same loop in JavaScript ≈2 ms, most of it before V8 optimised it. The module is:
+ * bits, then the length. In WebAssembly, made once per process: faster than loading node:zlib for
+ * its crc32, or the same loop in JavaScript before V8 optimises it. The module is:
  *   (module (memory (export "m") 1)
  *     (func (export "h") (param $n i32) (result i32) (local $i i32) (local $h i64)
  *       (local.set $h (i64.const 0xcbf29ce484222325))

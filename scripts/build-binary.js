@@ -4,7 +4,7 @@
 // as bin/store.js runs it, with code caches made after a run: the program's files are assets of
 // the binary, and bin/store.js, bundled as CommonJS with STORE_SEA defined, is its main script
 // (a binary whose main script was the whole program, with the code cache Node makes before it
-// runs, took 79 ms for `pets list --json` against 64 for bin/store.js, measured). Steps, as
+// runs, was slower: docs/performance.md). Steps, as
 // Node 24's documentation gives them:
 // 1. the main script, one CommonJS file that requires built-ins only;
 // 2. `node --experimental-sea-config` turns it into a blob, with the assets;

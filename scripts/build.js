@@ -28,8 +28,7 @@ const header = `// ${pkg.name} ${pkg.version} build ${PLACEHOLDER}`;
  * store.cjs requires when it is imported: the table and chalk (a table on a terminal), conf
  * (a config write), undici's whole index (a request through a proxy; a direct one needs only
  * its Agent, in store.cjs). Apart, they cost nothing to the other commands: a code cache of
- * store.cjs holds an entry for each function in it, run or not (≈7 ms less to load measured
- * without conf and undici's index). Each is its own bundle: nothing in them may be shared
+ * store.cjs holds an entry for each function in it, run or not. Each is its own bundle: nothing in them may be shared
  * state with store.cjs (the table's helpers are pure functions, conf and undici packages).
  */
 const SIDE_FILES = [

@@ -24,7 +24,7 @@ export async function bundle(builds, notices) {
       platform: 'node',
       define: defines(),
       // Fully minified: less to read and a smaller code cache to load at every start (short
-      // names too: 645 → 488 KB, ≈2 ms less for `store pets list`, measured). Under --debug,
+      // names too). Under --debug,
       // Node maps stack frames back to src/ files and lines through the source map (and most
       // function names; a method's class stays minified). No code may depend on a function's
       // or class's name: our errors name themselves, main.ts names commander's.

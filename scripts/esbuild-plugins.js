@@ -86,7 +86,7 @@ export function writeLlhttpWasm(dir) {
 }
 
 /**
- * node:assert takes ≈1.6 ms to load (its error class, diff and inspection code), and undici
+ * node:assert is slow to load (its error class, diff and inspection code), and undici
  * requires it at its top for `assert(condition)` checks that hold unless undici has a bug.
  * Here `assert` is a function that loads the real module only when a check fails, to throw
  * its AssertionError; its other members (`assert.strictEqual`…) load it when first read.
@@ -127,7 +127,7 @@ const LAZY = new Set(['child_process']);
  * An ES `import … from 'node:util'` (ours or a package's) makes Node build the module's
  * namespace, which reads every export, and many of them load a module when first read:
  * `util.parseArgs`, `util.diff`, `util.setTraceSigInt` (worker_threads), `fs.promises` (and
- * readline), `process.report`: ≈10 ms in all, from commander's imports alone.
+ * readline), `process.report`: from commander's imports alone.
  * `process.getBuiltinModule` returns the module object without reading them. So every ES import
  * of a built-in in the bundle becomes a module that takes the object from getBuiltinModule and
  * exports each name as a pure call that reads it, which esbuild drops when nothing imports the

@@ -18,8 +18,7 @@ import { version } from './version.js';
 import * as z from './zod.js';
 
 /** A command module, loaded when its command is wanted: each builds its flags' schemas and
- * its commander command when loaded, and `store pets list` needs only its own (≈6 ms less
- * than building them all, measured). The key is the command's name, which the module's
+ * its commander command when loaded, and `store pets list` needs only its own. The key is the command's name, which the module's
  * declaration must match. */
 type Loader = () => Promise<{ command: CommandDefinition }>;
 

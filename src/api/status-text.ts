@@ -1,6 +1,5 @@
 // HTTP status phrases from node:http, taken with process.getBuiltinModule: an ES-module import
-// of node:http builds its namespace, whose lazy getters load Node's own copy of undici (~30 ms
-// of a request's start-up, measured with --cpu-prof).
+// of node:http builds its namespace, whose lazy getters load Node's own copy of undici.
 import type { STATUS_CODES as StatusCodes } from 'node:http';
 
 let codes: typeof StatusCodes | undefined;

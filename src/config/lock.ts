@@ -76,7 +76,7 @@ async function acquire(
   lockPath: string,
   { waitMs = LOCK_WAIT_MS, staleMs = LOCK_STALE_MS, signal }: LockOptions,
 ): Promise<string> {
-  // node:crypto loaded here, not at the top: most commands never write the config (≈5 ms).
+  // node:crypto loaded here, not at the top: most commands never write the config.
   const token = process.getBuiltinModule('node:crypto').randomBytes(8).toString('hex');
   const draft = `${lockPath}.new-${token}`;
   const fd = createExclusive(draft);
