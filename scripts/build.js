@@ -68,6 +68,10 @@ const sideFiles = {
 
 const shared = {
   format: 'cjs',
+  // The keyring library is an optional dependency with a native binary (.node) per platform,
+  // which no bundle can hold: required from node_modules by the commands that need a key
+  // (src/config/key-store.ts; bin/store.js's require resolves it).
+  external: ['@napi-rs/keyring'],
   target: 'node22.19',
   // In CommonJS, import() of table.cjs becomes require(): vm.Script has no module loader.
   supported: { 'dynamic-import': false },

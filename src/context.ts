@@ -6,7 +6,8 @@ import type { RetryTiming } from './api/retry.js';
 import { type Asker, asker } from './ask.js';
 import { configDir } from './config/dir.js';
 import { type ConfigData, ConfigFile } from './config/file.js';
-import { loginHint, rejectedKeyHint } from './config/profile-hints.js';
+import type { KeyringLoader } from './config/key-store.js';
+import { commandFor, loginHint, rejectedKeyHint } from './config/profile-hints.js';
 import {
   DEFAULT_PROFILE,
   profileExists,
@@ -39,6 +40,11 @@ export interface Context {
   config(): Promise<ConfigFile>;
   /** The selected profile with environment overrides applied. */
   profile(): Promise<ResolvedProfile>;
+  /** The selected profile's key, read from the keyring when it is there (exit 4 when its entry
+   * is gone); undefined when there is none. */
+  apiKey(): Promise<string | undefined>;
+  /** The system keyring, loaded on first use; rejects when none can be used. */
+  keyring: KeyringLoader;
   /** A client for the selected profile; `apiKey` replaces the resolved key (auth login);
    * `interruptible: false` lets requests in flight finish after Ctrl-C (bulk add). */
   api(overrides?: {
@@ -69,6 +75,8 @@ export interface Context {
 /** What a test may replace: how long retries wait; what the process entry adds: restarts. */
 export interface ContextDeps {
   timing?: Partial<RetryTiming>;
+  /** Stands for the system keyring (tests). */
+  keyring?: KeyringLoader;
   restartWithV8Flags?: (flags: readonly string[]) => boolean;
 }
 
@@ -81,6 +89,8 @@ export function createContext(
 ): Context {
   let config: Promise<ConfigFile> | undefined;
   let profile: Promise<ResolvedProfile> | undefined;
+  let apiKey: Promise<string | undefined> | undefined;
+  let keyring: ReturnType<KeyringLoader> | undefined;
   let announced = false;
 
   // Warnings and traces quote the server (headers, bodies): shown as text, never as escapes.
@@ -144,6 +154,21 @@ export function createContext(
       profile ??= loadProfile();
       return profile;
     },
+    apiKey: () => {
+      apiKey ??= ctx.profile().then(async (resolved) => {
+        if (resolved.keyStorage !== 'keyring') return resolved.apiKey;
+        const { readFromKeyring } = await import('./config/key-store.js');
+        const login = commandFor(resolved, 'auth login');
+        return readFromKeyring(resolved.name, ctx.keyring, login, signal);
+      });
+      return apiKey;
+    },
+    keyring: () => {
+      keyring ??= deps.keyring
+        ? deps.keyring()
+        : import('./config/key-store.js').then(({ systemKeyring }) => systemKeyring());
+      return keyring;
+    },
     api: async (overrides = {}) => {
       const resolved = await ctx.profile();
       // Loaded on first use: commands that never call the API do not pay for the HTTP stack.
@@ -153,7 +178,7 @@ export function createContext(
       if (overrides.rateLimitRetries !== undefined) {
         timing.rateLimitRetries = overrides.rateLimitRetries;
       }
-      const apiKey = overrides.apiKey ?? resolved.apiKey;
+      const apiKey = overrides.apiKey ?? (await ctx.apiKey());
       if (!apiKey)
         throw new AuthError(`no API key for profile ${resolved.name}: ${loginHint(resolved)}`);
       const client = new ApiClient({

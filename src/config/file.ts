@@ -1,4 +1,4 @@
-// config.json: the current profile and the user's profiles (URLs and keys). Read with
+// config.json: the current profile and the user's profiles (URLs, and keys kept in the file). Read with
 // node:fs, written through `conf` (atomic writes) under a lock (./lock.ts), loaded only by
 // commands that need it.
 const { lstatSync, readdirSync, unlinkSync } = process.getBuiltinModule('node:fs');
@@ -16,6 +16,8 @@ const StoredProfileSchema = z.looseObject({
   baseUrl: z.optional(z.string()),
   messagesUrl: z.optional(z.string()),
   apiKey: z.optional(z.string()),
+  /** "keyring": the key is in the system keyring (./key-store.ts), not here. */
+  keyStorage: z.optional(z.literal('keyring')),
 });
 export type StoredProfile = z.infer<typeof StoredProfileSchema>;
 

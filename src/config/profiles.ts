@@ -35,6 +35,10 @@ export const DEFAULT_PROFILE = 'production';
 /** Where the key comes from; a built-in profile's own key (sandbox) counts as its config. */
 export type KeySource = 'env' | 'config' | 'none';
 
+/** Where the key is kept (./key-store.ts): the system keyring, config.json, STORE_API_KEY, or
+ * the built-in profile itself (sandbox). */
+export type KeyStorage = 'keyring' | 'file' | 'env' | 'builtin';
+
 /** Where the profile's name comes from: -p, STORE_PROFILE, the config's current profile, or
  * the built-in default. */
 export type ProfileSource = 'flag' | 'env' | 'config' | 'default';
@@ -51,8 +55,12 @@ export interface ResolvedProfile {
   messagesUrl: string;
   /** Where `messagesUrl` comes from: the profile, or the variable that won. */
   messagesUrlSource: 'profile' | 'STORE_MESSAGES_URL' | 'STORE_BASE_URL';
+  /** Undefined for a key in the keyring: read only by the commands that send it
+   * (Context.apiKey). */
   apiKey: string | undefined;
   keySource: KeySource;
+  /** null: no key. */
+  keyStorage: KeyStorage | null;
 }
 
 /** Letters, digits, '.', '_' and '-', 1–64 of them, starting with a letter or digit: names
@@ -166,10 +174,15 @@ export function resolveProfile(
   source: ProfileSource = 'config',
 ): ResolvedProfile {
   const settings = withRunningSandbox(config, env, name, profileSettings(config, name));
-  const storedKey = storedProfile(config, name)?.apiKey;
-  let keySource: KeySource = 'none';
-  if (env.STORE_API_KEY) keySource = 'env';
-  else if (storedKey || settings.apiKey) keySource = 'config';
+  const stored = storedProfile(config, name);
+  const inKeyring = stored?.keyStorage === 'keyring';
+  let keyStorage: KeyStorage | null = null;
+  if (env.STORE_API_KEY) keyStorage = 'env';
+  else if (inKeyring) keyStorage = 'keyring';
+  else if (stored?.apiKey) keyStorage = 'file';
+  else if (settings.apiKey) keyStorage = 'builtin';
+  const keySource: KeySource =
+    keyStorage === 'env' ? 'env' : keyStorage === null ? 'none' : 'config';
   return {
     name,
     source,
@@ -183,8 +196,9 @@ export function resolveProfile(
       : env.STORE_BASE_URL
         ? 'STORE_BASE_URL'
         : 'profile',
-    apiKey: env.STORE_API_KEY || settings.apiKey,
+    apiKey: env.STORE_API_KEY || (inKeyring ? undefined : settings.apiKey),
     keySource,
+    keyStorage,
   };
 }
 

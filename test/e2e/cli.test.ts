@@ -166,7 +166,8 @@ describe('store against the sandbox', () => {
       stdout: '',
       stderr: 'error: the API rejected the key (HTTP 401); nothing was saved\n',
     });
-    const accepted = await store(['auth', 'login', '--with-key'], {
+    // In config.json on purpose: the keyring is test/e2e/keyring.test.ts's.
+    const accepted = await store(['auth', 'login', '--with-key', '--insecure-storage'], {
       env,
       stdin: 'right-key-7890\n',
     });
@@ -182,6 +183,7 @@ describe('store against the sandbox', () => {
       baseUrl: sandbox.url,
       baseUrlSource: 'env',
       keySource: 'config',
+      keyStorage: 'file',
       key: '****7890',
       valid: true,
     });

@@ -17,7 +17,11 @@ describe('profiles and keys as a user meets them', () => {
       stderr: 'Created profile local\n',
     });
     expect((await store(['profile', 'use', 'local'], { env })).code).toBe(0);
-    const login = await store(['auth', 'login', '--with-key'], { env, stdin: 'local-key-4321\n' });
+    // In config.json on purpose: the keyring is test/e2e/keyring.test.ts's.
+    const login = await store(['auth', 'login', '--with-key', '--insecure-storage'], {
+      env,
+      stdin: 'local-key-4321\n',
+    });
     expect(login).toMatchObject({
       code: 0,
       stderr: 'Logged in to profile local with key ****4321\n',
@@ -54,7 +58,7 @@ describe('profiles and keys as a user meets them', () => {
     // A real pseudo-terminal: `script` runs the command on one, fed from our pipe.
     const child = spawn(
       'script',
-      ['-qec', `"${process.execPath}" "${BIN}" auth login`, '/dev/null'],
+      ['-qec', `"${process.execPath}" "${BIN}" auth login --insecure-storage`, '/dev/null'],
       {
         env,
       },

@@ -16,6 +16,7 @@ import {
 } from '../../src/io.js';
 import { type MainDeps, main } from '../../src/main.js';
 import { afterThisTest } from './cleanup.js';
+import { testKeyring } from './keyring.js';
 
 export interface RunOptions {
   env?: Record<string, string | undefined>;
@@ -49,6 +50,8 @@ export interface RunOptions {
   stdoutBytes?: boolean;
   /** Stands for the restart under V8 flags that only a process can do (src/restart.ts). */
   restartWithV8Flags?: MainDeps['restartWithV8Flags'];
+  /** Stands for the system keyring; by default the test's own in memory (testKeyring()). */
+  keyring?: MainDeps['keyring'];
 }
 
 export interface RunResult {
@@ -170,6 +173,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<Run
     env,
     signal: options.signal ?? new AbortController().signal,
     restartWithV8Flags: options.restartWithV8Flags,
+    keyring: options.keyring ?? testKeyring().load,
     timing: {
       sleep: async (ms) => {
         options.sleeps?.push(ms);

@@ -1,6 +1,7 @@
 import { listPets } from '../../api/pets.js';
+import { saveKey } from '../../config/key-store.js';
 import { commandFor } from '../../config/profile-hints.js';
-import { maskKey, profileExists } from '../../config/profiles.js';
+import { maskKey } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
 import { ApiError, AuthError, FlagError, NetworkError } from '../../errors.js';
 import { defineCommand } from '../define.js';
@@ -10,6 +11,7 @@ import { switchFlag } from '../flags.js';
 export interface LoginOptions {
   withKey: boolean;
   verify: boolean;
+  insecureStorage: boolean;
 }
 
 export const command = defineCommand({
@@ -18,11 +20,16 @@ export const command = defineCommand({
   flags: {
     withKey: switchFlag('--with-key', 'read the key from stdin instead of prompting'),
     verify: switchFlag('--no-verify', 'save the key without checking it', true),
+    insecureStorage: switchFlag(
+      '--insecure-storage',
+      'save the key in config.json (plain text, mode 0600) instead of the system keyring',
+    ),
   },
   examples: [
     'store auth login',
     'echo "$STORE_KEY" | store auth login --with-key',
     'store --profile staging auth login',
+    'echo "$STORE_KEY" | store auth login --with-key --insecure-storage',
   ],
   run,
 });
@@ -59,19 +66,22 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
 
   if (opts.verify) await verify(key, ctx);
   const config = await ctx.config();
-  await config.update((data) => {
-    // Removed while the key was typed or checked: a key alone would bring back a profile
-    // without URLs. Nothing is written.
-    if (!profileExists(data, profile.name)) {
-      throw new FlagError(`profile ${profile.name} was removed meanwhile; nothing was saved`);
-    }
-    data.profiles ??= {};
-    data.profiles[profile.name] = { ...data.profiles[profile.name], apiKey: key };
+  const saved = await saveKey(config, profile.name, key, ctx.keyring, {
+    insecure: opts.insecureStorage,
+    signal: ctx.signal,
   });
+  // Said every time a key goes to the file without being asked to: nobody should find out
+  // later where their key was.
+  if (saved.storage === 'file' && saved.failure !== undefined) {
+    ctx.warn(
+      `warning: the system keyring cannot be used (${saved.failure}); the key is stored in plain text in ${config.path}`,
+    );
+  }
   reportDone(ctx, `Logged in to profile ${profile.name} with key ${maskKey(key)}`, {
     profile: profile.name,
     key: maskKey(key),
     verified: opts.verify,
+    keyStorage: saved.storage,
   });
   if (ctx.env.STORE_API_KEY) {
     ctx.warn('note: STORE_API_KEY is set, and wins over the stored key while it is');

@@ -1,11 +1,11 @@
-import { storedProfile } from '../../config/profiles.js';
+import { removeKey } from '../../config/key-store.js';
 import type { Context } from '../../context.js';
 import { defineCommand } from '../define.js';
 import { reportDone } from '../done.js';
 
 export const command = defineCommand({
   name: 'logout',
-  description: 'Forget the stored API key of the profile',
+  description: 'Forget the stored API key of the profile (in the keyring and in config.json)',
   examples: ['store auth logout', 'store -p staging auth logout'],
   run,
 });
@@ -13,16 +13,10 @@ export const command = defineCommand({
 export async function run(_opts: object, ctx: Context): Promise<void> {
   const { name } = await ctx.profile();
   const config = await ctx.config();
-  if (storedProfile(config.read(), name)?.apiKey === undefined) {
+  if (!(await removeKey(config, name, ctx.keyring, ctx.signal))) {
     reportDone(ctx, `No key was stored for profile ${name}`, { profile: name, keyRemoved: false });
     return;
   }
-  await config.update((data) => {
-    const profile = data.profiles?.[name];
-    if (!profile) return;
-    delete profile.apiKey;
-    if (Object.keys(profile).length === 0) delete data.profiles?.[name];
-  });
   reportDone(ctx, `Logged out of profile ${name}`, { profile: name, keyRemoved: true });
   if (ctx.env.STORE_API_KEY) {
     ctx.warn('note: STORE_API_KEY is set: commands still send that key while it is');

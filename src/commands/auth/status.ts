@@ -1,6 +1,11 @@
 import { listPets } from '../../api/pets.js';
 import { loginHint, rejectedKeyHint } from '../../config/profile-hints.js';
-import { type BaseUrlSource, type KeySource, maskKey } from '../../config/profiles.js';
+import {
+  type BaseUrlSource,
+  type KeyStorage,
+  maskKey,
+  type ResolvedProfile,
+} from '../../config/profiles.js';
 import type { Context } from '../../context.js';
 import { ApiError, AuthError, CliError } from '../../errors.js';
 import { type Column, renderItem, writeJson } from '../../render/output.js';
@@ -11,7 +16,9 @@ export interface AuthStatus {
   profile: string;
   baseUrl: string;
   baseUrlSource: BaseUrlSource;
-  keySource: KeySource;
+  keySource: ResolvedProfile['keySource'];
+  /** Where the key is kept; null when there is none. */
+  keyStorage: KeyStorage | null;
   /** Masked; null when there is no key. */
   key: string | null;
   /** Accepted; false when rejected or there is no key; null when the API could not tell. */
@@ -25,6 +32,7 @@ const COLUMNS: Column<AuthStatus>[] = [
   { header: 'BASE URL', value: (s) => s.baseUrl },
   { header: 'URL FROM', value: (s) => s.baseUrlSource },
   { header: 'KEY FROM', value: (s) => s.keySource },
+  { header: 'KEY STORAGE', value: (s) => s.keyStorage },
   { header: 'KEY', value: (s) => s.key },
   // The verdict, last (shown only when the key was accepted: a failure is the error line).
   { header: 'VALID', value: (s) => (s.valid ? 'yes' : 'no') },
@@ -39,16 +47,24 @@ export const command = defineCommand({
 
 export async function run(_opts: object, ctx: Context): Promise<void> {
   const profile = await ctx.profile();
+  let failure: unknown;
+  // A keyring entry that is gone is told like no key, after what is known.
+  const key = await ctx.apiKey().catch((error: unknown) => {
+    failure = error;
+    return undefined;
+  });
   const status: AuthStatus = {
     profile: profile.name,
     baseUrl: profile.baseUrl,
     baseUrlSource: profile.baseUrlSource,
     keySource: profile.keySource,
-    key: profile.apiKey ? maskKey(profile.apiKey) : null,
+    keyStorage: profile.keyStorage,
+    key: key ? maskKey(key) : null,
     valid: null,
   };
-  let failure: unknown;
-  if (!profile.apiKey) {
+  if (failure !== undefined) {
+    status.valid = false;
+  } else if (!key) {
     status.valid = false;
     failure = new AuthError(`no API key for profile ${profile.name}: ${loginHint(profile)}`);
   } else {
@@ -77,10 +93,12 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
 }
 
 const URL_FROM: Record<BaseUrlSource, string> = { profile: 'profile', env: 'STORE_BASE_URL' };
-const KEY_FROM: Record<KeySource, string> = {
-  env: 'STORE_API_KEY',
-  config: 'config',
-  none: 'none',
+/** Where the key is, for a person. */
+const KEY_AT: Record<KeyStorage, string> = {
+  keyring: 'in the system keyring',
+  file: 'in config.json',
+  env: 'from STORE_API_KEY',
+  builtin: 'built in',
 };
 
 /** The facts as lines for a person. */
@@ -88,7 +106,10 @@ function describe(status: AuthStatus): string {
   const lines = [
     ['profile', status.profile],
     ['base URL', `${status.baseUrl} (from ${URL_FROM[status.baseUrlSource]})`],
-    ['key', status.key ? `${status.key} (from ${KEY_FROM[status.keySource]})` : 'none'],
+    [
+      'key',
+      status.key && status.keyStorage ? `${status.key} (${KEY_AT[status.keyStorage]})` : 'none',
+    ],
   ];
   return lines.map(([name, value]) => `${name?.padEnd(9)}${sanitize(value ?? '')}\n`).join('');
 }

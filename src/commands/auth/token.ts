@@ -16,13 +16,19 @@ export const command = defineCommand({
 
 export async function run(_opts: object, ctx: Context): Promise<void> {
   const profile = await ctx.profile();
-  if (!profile.apiKey) {
+  const key = await ctx.apiKey();
+  if (!key) {
     throw new AuthError(`no API key for profile ${profile.name}: ${loginHint(profile)}`);
   }
   // --json: one JSON document, as everywhere (the key itself, unmasked: that is the command).
   if (ctx.options.json) {
-    writeJson(ctx.io, { profile: profile.name, keySource: profile.keySource, key: profile.apiKey });
+    writeJson(ctx.io, {
+      profile: profile.name,
+      keySource: profile.keySource,
+      keyStorage: profile.keyStorage,
+      key,
+    });
   } else {
-    ctx.io.out(`${profile.apiKey}\n`);
+    ctx.io.out(`${key}\n`);
   }
 }

@@ -1,3 +1,4 @@
+import type { StoredProfile } from '../../config/file.js';
 import { urlOverrideNotes } from '../../config/profile-hints.js';
 import {
   BUILTIN_PROFILES,
@@ -13,13 +14,17 @@ import type { Context } from '../../context.js';
 import { type Column, renderRows } from '../../render/output.js';
 import { defineCommand } from '../define.js';
 
+function hasStoredKey(stored: StoredProfile | undefined): boolean {
+  return stored?.apiKey !== undefined || stored?.keyStorage === 'keyring';
+}
+
 /** What `profile list` shows of a profile: never the key itself. */
 export interface ProfileRow {
   name: string;
   baseUrl: string;
   messagesUrl: string;
   current: boolean;
-  /** Whether a key is stored in the config for this profile. */
+  /** Whether a key is stored for this profile (in the keyring or config.json). */
   hasKey: boolean;
 }
 
@@ -68,7 +73,7 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
       baseUrl: settings.baseUrl,
       messagesUrl: settings.messagesUrl,
       current: name === current,
-      hasKey: storedProfile(data, name)?.apiKey !== undefined,
+      hasKey: hasStoredKey(storedProfile(data, name)),
     };
   });
   // On a terminal, a column that says nothing more than BASE URL leaves its room to the URLs

@@ -1,3 +1,4 @@
+import { KEYRING_SERVICE, removeFromKeyring } from '../../config/key-store.js';
 import { commandFor } from '../../config/profile-hints.js';
 import {
   currentProfileName,
@@ -40,11 +41,14 @@ export async function run(opts: RemoveOptions, ctx: Context): Promise<void> {
     throw unknownProfileError(opts.name, removable, undefined, false);
   }
   const wasCurrent = currentProfileName(before) === opts.name;
+  const inKeyring = storedProfile(before, opts.name)?.keyStorage === 'keyring';
   const after = await config.update((data) => {
     delete data.profiles?.[opts.name];
     if (data.currentProfile === opts.name) delete data.currentProfile;
   });
   const current = currentProfileName(after);
+  // Its key goes with it: no entry is left behind in the keyring for a profile that is gone.
+  const stays = inKeyring ? await removeFromKeyring(ctx.keyring, opts.name) : undefined;
   reportDone(
     ctx,
     wasCurrent
@@ -52,6 +56,11 @@ export async function run(opts: RemoveOptions, ctx: Context): Promise<void> {
       : `Removed profile ${opts.name}`,
     { profile: opts.name, removed: true, current },
   );
+  if (stays !== undefined) {
+    ctx.warn(
+      `warning: the key of profile ${opts.name} stays in the system keyring (${stays}): service "${KEYRING_SERVICE}", account "${opts.name}"`,
+    );
+  }
   if (ctx.env.STORE_PROFILE === opts.name) {
     ctx.warn(`note: STORE_PROFILE=${opts.name} names the removed profile; \`unset STORE_PROFILE\``);
   }

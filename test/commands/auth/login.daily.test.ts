@@ -4,6 +4,7 @@ import { CancelledError } from '../../../src/errors.js';
 import { HiddenInput, promptHidden } from '../../../src/prompt.js';
 import { readConfig, run, configSetup as setup } from '../../helpers/cli.js';
 import { API, api } from '../../helpers/http.js';
+import { testKeyring } from '../../helpers/keyring.js';
 
 const NEW_KEY = 'new-key-0123456789';
 
@@ -15,12 +16,13 @@ describe('store auth login', () => {
       await run(['auth', 'login', '--with-key', '--json'], { env, stdin: `${NEW_KEY}\n` }),
     ).toEqual({
       code: 0,
-      stdout: '{"profile":"production","key":"****6789","verified":true}\n',
+      stdout: '{"profile":"production","key":"****6789","verified":true,"keyStorage":"keyring"}\n',
       stderr: '',
       prompts: [],
     });
     expect(scope.isDone()).toBe(true);
-    expect(readConfig(file)).toEqual({ profiles: { production: { apiKey: NEW_KEY } } });
+    expect(readConfig(file)).toEqual({ profiles: { production: { keyStorage: 'keyring' } } });
+    expect(Object.fromEntries(testKeyring().entries)).toEqual({ production: NEW_KEY });
   });
 
   it('under --no-verify --json says the key was not verified', async () => {
@@ -34,7 +36,7 @@ describe('store auth login', () => {
     );
     expect(result).toEqual({
       code: 0,
-      stdout: '{"profile":"staging","key":"****6789","verified":false}\n',
+      stdout: '{"profile":"staging","key":"****6789","verified":false,"keyStorage":"keyring"}\n',
       stderr: '',
       prompts: [],
     });
@@ -234,6 +236,7 @@ describe('the hidden prompt (auth login on a terminal)', () => {
       stderr: 'Logged in to profile production with key ****6789\n',
       prompts: ['API key for profile production: '],
     });
-    expect(readConfig(file)).toEqual({ profiles: { production: { apiKey: NEW_KEY } } });
+    expect(readConfig(file)).toEqual({ profiles: { production: { keyStorage: 'keyring' } } });
+    expect(Object.fromEntries(testKeyring().entries)).toEqual({ production: NEW_KEY });
   });
 });

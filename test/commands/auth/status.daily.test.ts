@@ -14,7 +14,7 @@ describe('store auth status', () => {
     expect(tsv).toEqual({
       code: 0,
       stdout:
-        'PROFILE\tBASE URL\tURL FROM\tKEY FROM\tKEY\tVALID\nproduction\thttp://127.0.0.1:4999/v1\tenv\tenv\t****wxyz\tyes\n',
+        'PROFILE\tBASE URL\tURL FROM\tKEY FROM\tKEY STORAGE\tKEY\tVALID\nproduction\thttp://127.0.0.1:4999/v1\tenv\tenv\tenv\t****wxyz\tyes\n',
       stderr: '',
       prompts: [],
     });
@@ -31,7 +31,7 @@ describe('store auth status', () => {
     expect(result).toEqual({
       code: 0,
       stdout:
-        '{"profile":"production","baseUrl":"http://127.0.0.1:4999/v1","baseUrlSource":"env","keySource":"env","key":"****wxyz","valid":true}\n',
+        '{"profile":"production","baseUrl":"http://127.0.0.1:4999/v1","baseUrlSource":"env","keySource":"env","keyStorage":"env","key":"****wxyz","valid":true}\n',
       stderr: 'Using profile production (http://127.0.0.1:4999/v1, from STORE_BASE_URL)\n',
       prompts: [],
     });
@@ -42,7 +42,7 @@ describe('store auth status', () => {
     expect(await run(['-p', 'staging', 'auth', 'status', '--json'], { env })).toEqual({
       code: 4,
       stdout:
-        '{"profile":"staging","baseUrl":"https://staging.api.animal-store.example/v1","baseUrlSource":"profile","keySource":"none","key":null,"valid":false}\n',
+        '{"profile":"staging","baseUrl":"https://staging.api.animal-store.example/v1","baseUrlSource":"profile","keySource":"none","keyStorage":null,"key":null,"valid":false}\n',
       stderr:
         '{"error":{"code":"unauthenticated","message":"no API key for profile staging: run `store -p staging auth login` or set STORE_API_KEY","status":null}}\n',
       prompts: [],
@@ -80,11 +80,11 @@ describe('store auth status', () => {
         expect(result).toEqual({
           code: 6,
           stdout: json
-            ? `{"profile":"production","baseUrl":"${url}","baseUrlSource":"env","keySource":"config","key":"****wxyz","valid":null}\n`
+            ? `{"profile":"production","baseUrl":"${url}","baseUrlSource":"env","keySource":"config","keyStorage":"file","key":"****wxyz","valid":null}\n`
             : '',
           stderr: json
             ? `{"error":{"code":"network_error","message":"${error}","status":null}}\n`
-            : `profile  production\nbase URL ${url} (from STORE_BASE_URL)\nkey      ****wxyz (from config)\nerror: ${error}\n`,
+            : `profile  production\nbase URL ${url} (from STORE_BASE_URL)\nkey      ****wxyz (in config.json)\nerror: ${error}\n`,
           prompts: [],
         });
       } finally {

@@ -7,7 +7,7 @@ const PET_PAGE = '[{"id":1,"name":"Rex","categoryId":2,"status":"available"}]';
 const REJECTED =
   'profile  production\n' +
   'base URL https://api.animal-store.example/v1 (from profile)\n' +
-  'key      ****wxyz (from config)\n' +
+  'key      ****wxyz (in config.json)\n' +
   'error: the API rejected the key ****wxyz from config (HTTP 401); to store a new key for profile production, run `store auth login`\n';
 
 describe('store auth status', () => {
@@ -23,7 +23,7 @@ describe('store auth status', () => {
     expect(result).toEqual({
       code: 0,
       stdout:
-        'PROFILE\tBASE URL\tURL FROM\tKEY FROM\tKEY\tVALID\nproduction\thttps://api.animal-store.example/v1\tprofile\tconfig\t****wxyz\tyes\n',
+        'PROFILE\tBASE URL\tURL FROM\tKEY FROM\tKEY STORAGE\tKEY\tVALID\nproduction\thttps://api.animal-store.example/v1\tprofile\tconfig\tfile\t****wxyz\tyes\n',
       stderr: '',
       prompts: [],
     });
@@ -40,7 +40,7 @@ describe('store auth status', () => {
     expect(result.stdout).toBe(
       'profile  production\n' +
         'base URL https://api.animal-store.example/v1 (from profile)\n' +
-        'key      ****wxyz (from config)\n' +
+        'key      ****wxyz (in config.json)\n' +
         'valid    yes\n',
     );
   });
@@ -68,7 +68,7 @@ describe('store auth status', () => {
     expect(result).toEqual({
       code: 0,
       stdout:
-        '{"profile":"production","baseUrl":"https://api.animal-store.example/v1","baseUrlSource":"profile","keySource":"config","key":"****wxyz","valid":true}\n',
+        '{"profile":"production","baseUrl":"https://api.animal-store.example/v1","baseUrlSource":"profile","keySource":"config","keyStorage":"file","key":"****wxyz","valid":true}\n',
       stderr: '',
       prompts: [],
     });
@@ -82,7 +82,7 @@ describe('store auth status', () => {
     expect(result).toEqual({
       code: 0,
       stdout:
-        '{"profile":"production","baseUrl":"https://api.animal-store.example/v1","baseUrlSource":"profile","keySource":"env","key":"****wxyz","valid":true}\n',
+        '{"profile":"production","baseUrl":"https://api.animal-store.example/v1","baseUrlSource":"profile","keySource":"env","keyStorage":"env","key":"****wxyz","valid":true}\n',
       stderr: '',
       prompts: [],
     });
@@ -99,7 +99,7 @@ describe('store auth status', () => {
     expect(result).toEqual({
       code: 0,
       stdout:
-        '{"profile":"sandbox","baseUrl":"http://127.0.0.1:4010/v1","baseUrlSource":"profile","keySource":"config","key":"****","valid":true}\n',
+        '{"profile":"sandbox","baseUrl":"http://127.0.0.1:4010/v1","baseUrlSource":"profile","keySource":"config","keyStorage":"builtin","key":"****","valid":true}\n',
       stderr: '',
       prompts: [],
     });
@@ -158,7 +158,7 @@ describe('store auth status', () => {
     [[], '', REJECTED],
     [
       ['--json'],
-      '{"profile":"production","baseUrl":"https://api.animal-store.example/v1","baseUrlSource":"profile","keySource":"config","key":"****wxyz","valid":false}\n',
+      '{"profile":"production","baseUrl":"https://api.animal-store.example/v1","baseUrlSource":"profile","keySource":"config","keyStorage":"file","key":"****wxyz","valid":false}\n',
       '{"error":{"code":"unauthenticated","message":"the API rejected the key ****wxyz from config (HTTP 401); to store a new key for profile production, run `store auth login`","status":401}}\n',
     ],
     [['--debug'], '', undefined],

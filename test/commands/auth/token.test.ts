@@ -40,7 +40,7 @@ describe('store auth token', () => {
     writeConfigFile(file, JSON.stringify({ profiles: { staging: { apiKey: KEY } } }));
     expect(await run(['-p', 'staging', 'auth', 'token', '--json'], { env })).toEqual({
       code: 0,
-      stdout: `{"profile":"staging","keySource":"config","key":"${KEY}"}\n`,
+      stdout: `{"profile":"staging","keySource":"config","keyStorage":"file","key":"${KEY}"}\n`,
       stderr: '',
       prompts: [],
     });

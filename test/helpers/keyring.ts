@@ -1,0 +1,68 @@
+// Keyrings that stand for the system's in in-process tests (src/config/key-store.ts, Keyring):
+// one that works (in memory, per test), and the ways a real one fails.
+import type { Keyring, KeyringLoader } from '../../src/config/key-store.js';
+import { afterThisTest } from './cleanup.js';
+
+/** A working keyring in memory; `entries` is what it holds, by profile. */
+export interface MemoryKeyring {
+  entries: Map<string, string>;
+  load: KeyringLoader;
+  /** Every call made, in order: `get production`, `set production`, `delete eu`. */
+  calls: string[];
+}
+
+export function memoryKeyring(initial: Record<string, string> = {}): MemoryKeyring {
+  const entries = new Map(Object.entries(initial));
+  const calls: string[] = [];
+  const keyring: Keyring = {
+    get: async (profile) => {
+      calls.push(`get ${profile}`);
+      return entries.get(profile) ?? null;
+    },
+    set: async (profile, key) => {
+      calls.push(`set ${profile}`);
+      entries.set(profile, key);
+    },
+    delete: async (profile) => {
+      calls.push(`delete ${profile}`);
+      return entries.delete(profile);
+    },
+  };
+  return { entries, calls, load: async () => keyring };
+}
+
+/** The library cannot be loaded (an unsupported platform): the loader rejects. */
+export const missingKeyring: KeyringLoader = async () => {
+  throw new Error('no keyring library for sunos-sparc is installed');
+};
+
+/** A keyring whose every call fails as the library reports it (`message`). */
+export function failingKeyring(message: string): KeyringLoader {
+  const fail = async (): Promise<never> => {
+    throw Object.assign(new Error(message), { code: 'GenericFailure' });
+  };
+  return async () => ({ get: fail, set: fail, delete: fail });
+}
+
+/** A locked Secret Service, as @napi-rs/keyring meets one: no entry found, writes refused. */
+export function lockedKeyring(): KeyringLoader {
+  const refused = async (): Promise<never> => {
+    throw new Error(
+      "Couldn't access platform storage: Secret Service: unlock prompt was dismissed",
+    );
+  };
+  return async () => ({ get: async () => null, set: refused, delete: async () => false });
+}
+
+let current: MemoryKeyring | undefined;
+
+/** The keyring in-process runs use when a test gives none: one per test, empty at its start. */
+export function testKeyring(): MemoryKeyring {
+  if (!current) {
+    current = memoryKeyring();
+    afterThisTest(() => {
+      current = undefined;
+    });
+  }
+  return current;
+}
