@@ -1,0 +1,370 @@
+// Where the key is kept (src/config/key-store.ts), command by command, with a keyring that
+// stands for the system's: one that works, and one missing, locked or failing. The real
+// Secret Service is test/e2e/keyring.test.ts's.
+import { statSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { keyringFailure } from '../../../src/config/key-store.js';
+import { readConfig, run, configSetup as setup, writeConfigFile } from '../../helpers/cli.js';
+import { faultServer, reply } from '../../helpers/fault-server.js';
+import { api, KEY, unexpected } from '../../helpers/http.js';
+import {
+  failingKeyring,
+  lockedKeyring,
+  memoryKeyring,
+  missingKeyring,
+} from '../../helpers/keyring.js';
+
+const NEW_KEY = 'new-key-0123456789';
+const LOGIN = ['auth', 'login', '--with-key', '--no-verify'];
+const NO_DBUS =
+  'Platform failure: DBus error: Using X11 for dbus-daemon autolaunch was disabled at compile time, set your DBUS_SESSION_BUS_ADDRESS instead';
+
+/** A config whose production key is in the keyring. */
+function inKeyring(file: string) {
+  writeConfigFile(file, JSON.stringify({ profiles: { production: { keyStorage: 'keyring' } } }));
+}
+
+describe('auth login: the keyring, or the file with one warning line', () => {
+  it('stores the key in the keyring, one entry per profile, and none in config.json', async () => {
+    const { env, file } = setup();
+    const keyring = memoryKeyring({ staging: 'staging-key-1111' });
+    const result = await run(LOGIN, { env, stdin: NEW_KEY, keyring: keyring.load });
+    expect(result).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'Logged in to profile production with key ****6789\n',
+      prompts: [],
+    });
+    expect(readConfig(file)).toStrictEqual({ profiles: { production: { keyStorage: 'keyring' } } });
+    expect(Object.fromEntries(keyring.entries)).toEqual({
+      production: NEW_KEY,
+      staging: 'staging-key-1111',
+    });
+  });
+
+  it.each([
+    ['the library is missing', missingKeyring, 'no keyring library for sunos-sparc is installed'],
+    ['there is no D-Bus session', failingKeyring(NO_DBUS), 'no D-Bus session'],
+    ['the keyring is locked (a prompt dismissed)', lockedKeyring(), 'it is locked'],
+    ['the keyring refuses', failingKeyring('Access denied'), 'Access denied'],
+  ])(
+    'saves to config.json (0600) when %s, and says so in one line naming the file',
+    async (_what, keyring, why) => {
+      const { env, file } = setup();
+      for (let i = 0; i < 2; i++) {
+        // Every time it writes the file, not once.
+        const result = await run(LOGIN, { env, stdin: NEW_KEY, keyring });
+        expect(result).toEqual({
+          code: 0,
+          stdout: '',
+          stderr:
+            `warning: the system keyring cannot be used (${why}); the key is stored in plain text in ${file}\n` +
+            'Logged in to profile production with key ****6789\n',
+          prompts: [],
+        });
+      }
+      expect(readConfig(file)).toStrictEqual({ profiles: { production: { apiKey: NEW_KEY } } });
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+    },
+  );
+
+  it('--insecure-storage saves to config.json without the warning and without asking the keyring', async () => {
+    const { env, file } = setup();
+    const keyring = memoryKeyring();
+    const result = await run([...LOGIN, '--insecure-storage', '--json'], {
+      env,
+      stdin: NEW_KEY,
+      keyring: keyring.load,
+    });
+    expect(result).toEqual({
+      code: 0,
+      stdout: '{"profile":"production","key":"****6789","verified":false,"keyStorage":"file"}\n',
+      stderr: '',
+      prompts: [],
+    });
+    expect(readConfig(file)).toStrictEqual({ profiles: { production: { apiKey: NEW_KEY } } });
+    expect(keyring.calls).toEqual([]);
+  });
+
+  it('--insecure-storage over a key in the keyring moves it to the file and removes the entry', async () => {
+    const { env, file } = setup();
+    inKeyring(file);
+    const keyring = memoryKeyring({ production: 'old-key-22223333' });
+    const result = await run([...LOGIN, '--insecure-storage'], {
+      env,
+      stdin: NEW_KEY,
+      keyring: keyring.load,
+    });
+    expect(result.stderr).toBe('Logged in to profile production with key ****6789\n');
+    expect(readConfig(file)).toStrictEqual({ profiles: { production: { apiKey: NEW_KEY } } });
+    expect(keyring.entries).toEqual(new Map());
+  });
+
+  it('moves a key kept in config.json into the keyring at the next login (migration)', async () => {
+    const { env, file } = setup();
+    writeConfigFile(
+      file,
+      JSON.stringify({
+        profiles: { production: { apiKey: KEY }, eu: { baseUrl: 'https://eu.example/v1' } },
+      }),
+    );
+    const keyring = memoryKeyring();
+    // The old key still works until then.
+    api().get('/v1/pets').query({ limit: '1' }).reply(200, '[]');
+    const before = await run(['auth', 'status', '--json'], { env, keyring: keyring.load });
+    expect(JSON.parse(before.stdout)).toMatchObject({ keyStorage: 'file', valid: true });
+    expect(keyring.calls).toEqual([]);
+
+    const result = await run(LOGIN, { env, stdin: NEW_KEY, keyring: keyring.load });
+    expect(result.code).toBe(0);
+    expect(readConfig(file)).toStrictEqual({
+      profiles: { production: { keyStorage: 'keyring' }, eu: { baseUrl: 'https://eu.example/v1' } },
+    });
+    expect(JSON.stringify(readConfig(file))).not.toContain(KEY);
+    expect(Object.fromEntries(keyring.entries)).toEqual({ production: NEW_KEY });
+  });
+
+  it('puts the keyring back as it was when config.json is not written (profile removed meanwhile)', async () => {
+    const { env, file } = setup();
+    const server = await faultServer((_req, res) => {
+      // `store profile remove eu` in another shell, while the key is checked.
+      writeConfigFile(file, JSON.stringify({ profiles: {} }));
+      reply(res, 200, '[]');
+    });
+    writeConfigFile(
+      file,
+      JSON.stringify({ profiles: { eu: { baseUrl: server.url, keyStorage: 'keyring' } } }),
+    );
+    const keyring = memoryKeyring({ eu: 'old-key-22223333' });
+    const result = await run(['-p', 'eu', 'auth', 'login', '--with-key'], {
+      env,
+      stdin: NEW_KEY,
+      keyring: keyring.load,
+    });
+    expect(result.stderr).toBe('error: profile eu was removed meanwhile; nothing was saved\n');
+    expect(keyring.calls).toEqual(['get eu', 'set eu', 'set eu']);
+    expect(Object.fromEntries(keyring.entries)).toEqual({ eu: 'old-key-22223333' });
+  });
+});
+
+describe('commands that send the key read it from the keyring', () => {
+  it('pets list sends the key kept in the keyring', async () => {
+    const { env, file } = setup();
+    inKeyring(file);
+    const keyring = memoryKeyring({ production: KEY });
+    const scope = api().get('/v1/pets').reply(200, '[]');
+    const result = await run(['pets', 'list', '--json'], { env, keyring: keyring.load });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({ code: 0, stdout: '[]\n', stderr: '', prompts: [] });
+    expect(keyring.calls).toEqual(['get production']);
+  });
+
+  it('STORE_API_KEY wins, and the keyring is not even asked', async () => {
+    const { env, file } = setup({ STORE_API_KEY: KEY });
+    inKeyring(file);
+    const keyring = memoryKeyring({ production: 'stored-key-00001111' });
+    api().get('/v1/pets').reply(200, '[]');
+    const result = await run(['pets', 'list', '--json'], { env, keyring: keyring.load });
+    expect(result.code).toBe(0);
+    expect(keyring.calls).toEqual([]);
+  });
+
+  it.each([
+    ['is gone (deleted by hand)', memoryKeyring().load],
+    ['is locked', lockedKeyring()],
+  ])(
+    'a keyring entry that %s: exit 4 with a hint to log in again, nothing sent',
+    async (_what, keyring) => {
+      const { env, file } = setup();
+      inKeyring(file);
+      const result = await run(['pets', 'list'], { env, keyring });
+      expect(result).toEqual({
+        code: 4,
+        stdout: '',
+        stderr:
+          'error: the key of profile production is no longer in the system keyring (removed, or the keyring is locked); run `store auth login` to store it again\n',
+        prompts: [],
+      });
+      expect(unexpected).toEqual([]);
+    },
+  );
+
+  it('a keyring that cannot be reached: exit 4, with why, never a stack trace', async () => {
+    const { env, file } = setup();
+    writeConfigFile(
+      file,
+      JSON.stringify({
+        profiles: { eu: { baseUrl: 'https://eu.example/v1', keyStorage: 'keyring' } },
+      }),
+    );
+    for (const [keyring, why] of [
+      [failingKeyring(NO_DBUS), 'no D-Bus session'],
+      [missingKeyring, 'no keyring library for sunos-sparc is installed'],
+    ] as const) {
+      const result = await run(['-p', 'eu', 'auth', 'token'], { env, keyring });
+      expect(result).toEqual({
+        code: 4,
+        stdout: '',
+        stderr: `error: cannot read the key of profile eu from the system keyring (${why}); unlock it, or run \`store -p eu auth login\` to store the key again\n`,
+        prompts: [],
+      });
+    }
+  });
+
+  it('auth token prints the key from the keyring, and from the file', async () => {
+    const { env, file } = setup();
+    inKeyring(file);
+    const keyring = memoryKeyring({ production: KEY });
+    const fromKeyring = await run(['auth', 'token', '--json'], { env, keyring: keyring.load });
+    expect(fromKeyring).toEqual({
+      code: 0,
+      stdout: `{"profile":"production","keySource":"config","keyStorage":"keyring","key":"${KEY}"}\n`,
+      stderr: '',
+      prompts: [],
+    });
+    writeConfigFile(file, JSON.stringify({ profiles: { production: { apiKey: NEW_KEY } } }));
+    const fromFile = await run(['auth', 'token'], { env, keyring: keyring.load });
+    expect(fromFile).toEqual({ code: 0, stdout: `${NEW_KEY}\n`, stderr: '', prompts: [] });
+  });
+});
+
+describe('auth status says where the key is', () => {
+  it('keyring: in the text and as "keyStorage" in --json', async () => {
+    const { env, file } = setup({ NO_COLOR: '1' });
+    inKeyring(file);
+    const keyring = memoryKeyring({ production: KEY });
+    api().get('/v1/pets').query({ limit: '1' }).times(2).reply(200, '[]');
+    const text = await run(['auth', 'status'], { env, tty: true, keyring: keyring.load });
+    expect(text.stdout).toBe(
+      'profile  production\n' +
+        'base URL https://api.animal-store.example/v1 (from profile)\n' +
+        'key      ****wxyz (in the system keyring)\n' +
+        'valid    yes\n',
+    );
+    const json = await run(['auth', 'status', '--json'], { env, keyring: keyring.load });
+    expect(json.stdout).toBe(
+      '{"profile":"production","baseUrl":"https://api.animal-store.example/v1","baseUrlSource":"profile","keySource":"config","keyStorage":"keyring","key":"****wxyz","valid":true}\n',
+    );
+  });
+
+  it('an entry that is gone: what is known, then exit 4 with the hint, nothing sent', async () => {
+    const { env, file } = setup();
+    inKeyring(file);
+    const result = await run(['auth', 'status', '--json'], { env, keyring: memoryKeyring().load });
+    expect(result).toEqual({
+      code: 4,
+      stdout:
+        '{"profile":"production","baseUrl":"https://api.animal-store.example/v1","baseUrlSource":"profile","keySource":"config","keyStorage":"keyring","key":null,"valid":false}\n',
+      stderr:
+        '{"error":{"code":"unauthenticated","message":"the key of profile production is no longer in the system keyring (removed, or the keyring is locked); run `store auth login` to store it again","status":null}}\n',
+      prompts: [],
+    });
+    expect(unexpected).toEqual([]);
+  });
+});
+
+describe('auth logout and profile remove take the key from wherever it is', () => {
+  it('logout removes the keyring entry and a copy left in the file (both)', async () => {
+    const { env, file } = setup();
+    writeConfigFile(
+      file,
+      JSON.stringify({ profiles: { production: { keyStorage: 'keyring', apiKey: 'left-0000' } } }),
+    );
+    const keyring = memoryKeyring({ production: KEY, staging: 'staging-key-1111' });
+    const result = await run(['auth', 'logout'], { env, keyring: keyring.load });
+    expect(result).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'Logged out of profile production\n',
+      prompts: [],
+    });
+    expect(readConfig(file)).toStrictEqual({ profiles: {} });
+    expect(Object.fromEntries(keyring.entries)).toEqual({ staging: 'staging-key-1111' });
+  });
+
+  it('logout of an entry already gone still forgets it', async () => {
+    const { env, file } = setup();
+    inKeyring(file);
+    const result = await run(['auth', 'logout'], { env, keyring: memoryKeyring().load });
+    expect(result.stderr).toBe('Logged out of profile production\n');
+    expect(readConfig(file)).toStrictEqual({ profiles: {} });
+  });
+
+  it('logout with the keyring out of reach: exit 1, nothing changed, so status still says where it is', async () => {
+    const { env, file } = setup();
+    inKeyring(file);
+    const result = await run(['auth', 'logout'], { env, keyring: failingKeyring(NO_DBUS) });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'error: cannot remove the key of profile production from the system keyring (no D-Bus session); nothing was changed\n',
+      prompts: [],
+    });
+    expect(readConfig(file)).toStrictEqual({ profiles: { production: { keyStorage: 'keyring' } } });
+  });
+
+  it('logout never asks the keyring for a key kept in the file', async () => {
+    const { env, file } = setup();
+    writeConfigFile(file, JSON.stringify({ profiles: { production: { apiKey: KEY } } }));
+    const keyring = memoryKeyring();
+    const result = await run(['auth', 'logout'], { env, keyring: keyring.load });
+    expect(result.stderr).toBe('Logged out of profile production\n');
+    expect(readConfig(file)).toStrictEqual({ profiles: {} });
+    expect(keyring.calls).toEqual([]);
+  });
+
+  it('profile remove takes the keyring entry with the profile; profile list counts it as stored', async () => {
+    const { env, file } = setup();
+    writeConfigFile(
+      file,
+      JSON.stringify({
+        profiles: { eu: { baseUrl: 'https://eu.example/v1', keyStorage: 'keyring' } },
+      }),
+    );
+    const keyring = memoryKeyring({ eu: KEY });
+    const listed = await run(['profile', 'list', '--json'], { env, keyring: keyring.load });
+    expect(JSON.parse(listed.stdout).find((p: { name: string }) => p.name === 'eu')).toMatchObject({
+      hasKey: true,
+    });
+    const result = await run(['profile', 'remove', 'eu'], { env, keyring: keyring.load });
+    expect(result).toEqual({ code: 0, stdout: '', stderr: 'Removed profile eu\n', prompts: [] });
+    expect(keyring.entries).toEqual(new Map());
+  });
+
+  it('profile remove says where the entry stays when the keyring cannot be reached', async () => {
+    const { env, file } = setup();
+    writeConfigFile(
+      file,
+      JSON.stringify({
+        profiles: { eu: { baseUrl: 'https://eu.example/v1', keyStorage: 'keyring' } },
+      }),
+    );
+    const result = await run(['profile', 'remove', 'eu'], {
+      env,
+      keyring: failingKeyring(NO_DBUS),
+    });
+    expect(result).toEqual({
+      code: 0,
+      stdout: '',
+      stderr:
+        'Removed profile eu\n' +
+        'warning: the key of profile eu stays in the system keyring (no D-Bus session): service "store", account "eu"\n',
+      prompts: [],
+    });
+  });
+});
+
+describe('keyringFailure', () => {
+  it.each([
+    [NO_DBUS, 'no D-Bus session'],
+    [
+      "Couldn't access platform storage: Secret Service: unlock prompt was dismissed",
+      'it is locked',
+    ],
+    ['The collection is locked', 'it is locked'],
+    ['Access\n  denied', 'Access denied'],
+  ])('says %j in a few words', (message, said) => {
+    expect(keyringFailure(new Error(message))).toBe(said);
+  });
+});
