@@ -86,6 +86,11 @@ describe('the packed tarball', () => {
       expect(packed).toContain(`completions/${file}`);
     }
     expect(packed).toContain('man/store.1');
+    // Source maps (half the download) are a release artefact of their own (docs/release.md),
+    // and what the build bundled is the release's SBOM.
+    expect(
+      packed.filter((path) => path.endsWith('.map') || path.endsWith('metafile.json')),
+    ).toEqual([]);
   });
 
   it('carries the licence of each bundled package, copied from its LICENSE file', () => {
@@ -96,6 +101,11 @@ describe('the packed tarball', () => {
     for (const direct of ['commander', 'undici', 'zod']) {
       expect(listed).toContain(direct);
     }
+    // llhttp's WebAssembly, files of their own in dist/, named with llhttp's licence.
+    expect(head).toContain('\n- llhttp (llhttp_simd.wasm, llhttp.wasm)\n');
+    expect(notices).toMatch(
+      /\nllhttp, the WebAssembly builds llhttp_simd\.wasm, llhttp\.wasm from undici \d+\.\d+\.\d+'s lib\/llhttp \(MIT\)\n\nThis software is licensed under the MIT License\.\n\nCopyright Fedor Indutny, 2018\./,
+    );
     for (const name of listed) {
       const dir = join(ROOT, 'node_modules', name ?? '');
       const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
