@@ -5,7 +5,7 @@
 // CommonJS files: vm runs scripts, not ES modules. What the program imports lazily (the
 // HTTP client, the sandbox, conf…) is in store.cjs but runs only when imported. Type
 // checking is `tsc` (npm run typecheck), which esbuild does not do. dist/THIRD_PARTY_NOTICES
-// holds the licences of the bundled packages.
+// holds the licences of the bundled packages, dist/metafile.json what was bundled.
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -82,7 +82,7 @@ const shared = {
   sourcesContent: false,
 };
 const program = join(outdir, 'store.cjs');
-await bundle(
+const metafile = await bundle(
   [
     {
       ...shared,
@@ -103,6 +103,13 @@ await bundle(
 );
 
 writeLlhttpWasm(outdir);
+// What esbuild bundled, for the release's SBOM (scripts/sbom.js): each input's path and size.
+// Not in the npm package (package.json, files), as the source maps are not.
+const inputs = Object.keys(metafile.inputs).sort();
+writeFileSync(
+  join(outdir, 'metafile.json'),
+  `${JSON.stringify({ inputs: Object.fromEntries(inputs.map((input) => [input, { bytes: metafile.inputs[input].bytes }])) }, null, 1)}\n`,
+);
 
 // The build id: a hash of all the files, so that a code cache is never used with other code.
 const text = readFileSync(program, 'utf8');

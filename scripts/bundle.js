@@ -14,7 +14,7 @@ import { writeNotices } from './notices.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** Runs one esbuild build per `options` over the shared settings; writes the third-party
- * notices of everything they bundled to `notices`. */
+ * notices of everything they bundled to `notices`. Returns their metafiles' inputs, merged. */
 export async function bundle(builds, notices) {
   const inputs = {};
   for (const options of builds) {
@@ -50,4 +50,5 @@ export async function bundle(builds, notices) {
     Object.assign(inputs, metafile.inputs);
   }
   writeNotices({ inputs }, root, notices);
+  return { inputs };
 }

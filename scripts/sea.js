@@ -1,0 +1,71 @@
+// A single executable of dist/'s program with Node's Single Executable Applications, the steps
+// Node 24's documentation gives: bin/store.js bundled as the main script (one CommonJS file that
+// requires built-ins only), `node --experimental-sea-config` turns it and dist/'s files into a
+// blob, and postject injects the blob into a copy of a node binary of the same version (Node 24
+// has no --build-sea yet; that came in Node 25.5). Used by scripts/build-binary.js (this
+// machine's binary) and scripts/release.js (one per platform, from the registry's Node).
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import postject from 'postject';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** Writes the blob of dist/'s program into `work` and returns its path. `codeCache`: V8's code
+ * cache of the main script, which only a node of this machine's platform and CPU can use. */
+export async function seaBlob(dist, work, { codeCache }) {
+  // The program's files, as bin/store.js names them (not their source maps).
+  const names = readdirSync(dist)
+    .filter((name) => name.endsWith('.cjs') || name.endsWith('.wasm'))
+    .sort();
+  // What names the binary's code caches beside the build id: the same for every copy of this
+  // binary (its own time would differ between copies, which would replace each other's caches).
+  const hash = createHash('sha256');
+  for (const name of names) hash.update(`${name}\0`).update(readFileSync(join(dist, name)));
+  const assetsHash = hash.digest('hex').slice(0, 12);
+
+  await build({
+    absWorkingDir: root,
+    entryPoints: ['bin/store.js'],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: `node${process.versions.node}`,
+    define: { STORE_SEA: JSON.stringify(assetsHash) },
+    outfile: join(work, 'main.cjs'),
+    logLevel: 'warning',
+  });
+  // Paths relative to `work`, where node runs: the blob keeps the main script's path as given,
+  // and an absolute one would put this machine's folders into the binary.
+  const assets = Object.fromEntries(names.map((name) => [name, join(dist, name)]));
+  writeFileSync(
+    join(work, 'sea-config.json'),
+    JSON.stringify({
+      main: 'main.cjs',
+      output: 'sea-prep.blob',
+      disableExperimentalSEAWarning: true,
+      useCodeCache: codeCache,
+      assets,
+    }),
+  );
+  execFileSync(process.execPath, ['--experimental-sea-config', 'sea-config.json'], {
+    cwd: work,
+    stdio: 'pipe',
+  });
+  return join(work, 'sea-prep.blob');
+}
+
+/** Injects `blob` into `executable`, a copy of a node binary for `platform`. */
+export async function injectBlob(executable, blob, platform) {
+  const mac = platform === 'darwin';
+  // macOS refuses a binary whose signature no longer matches: drop it, inject, sign ad hoc.
+  if (mac) execFileSync('codesign', ['--remove-signature', executable], { stdio: 'inherit' });
+  await postject.inject(executable, 'NODE_SEA_BLOB', readFileSync(blob), {
+    sentinelFuse: 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
+    machoSegmentName: mac ? 'NODE_SEA' : undefined,
+  });
+  if (mac) execFileSync('codesign', ['--sign', '-', executable], { stdio: 'inherit' });
+}
