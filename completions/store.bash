@@ -94,7 +94,7 @@ __store_flags() {
   case $cmd in
     'pets list') want='w:--status --limit ' ;;
     'pets add') want='w:--name --category-id --status --file --concurrency --failed --skip --dry-run ' ;;
-    'auth login') want='w:--with-key --no-verify ' ;;
+    'auth login') want='w:--with-key --no-verify --insecure-storage ' ;;
     'profile set') want='w:--base-url --messages-url ' ;;
     'api') want='w:-X --method -f --raw-field -F --field --input -H --header -i --include ' ;;
     'sandbox') want='w:--port --host --api-key --data --seed ' ;;

@@ -248,7 +248,7 @@ complete -c store -n '__store_at "orders help" 0' -a 'list'
 
 # store auth
 complete -c store -n '__store_at "auth" 0' -a 'login' -d 'Store an API key for the profile, after checking it with the API'
-complete -c store -n '__store_at "auth" 0' -a 'logout' -d 'Forget the stored API key of the profile'
+complete -c store -n '__store_at "auth" 0' -a 'logout' -d 'Forget the stored API key of the profile (in the keyring and in config.json)'
 complete -c store -n '__store_at "auth" 0' -a 'status' -d 'Show the profile, where its key comes from, and whether the API accepts it'
 complete -c store -n '__store_at "auth" 0' -a 'token' -d 'Print the API key in use (the only command that shows it unmasked)'
 complete -c store -n '__store_at "auth" 0' -a 'help' -d 'display help for command'
@@ -256,6 +256,7 @@ complete -c store -n '__store_at "auth" 0' -a 'help' -d 'display help for comman
 # store auth login
 complete -c store -n '__store_in "auth login"' -l with-key -d 'read the key from stdin instead of prompting'
 complete -c store -n '__store_in "auth login"' -l no-verify -d 'save the key without checking it'
+complete -c store -n '__store_in "auth login"' -l insecure-storage -d 'save the key in config.json (plain text, mode 0600) instead of the system keyring'
 
 # store auth help
 complete -c store -n '__store_at "auth help" 0' -a 'login logout status token'
@@ -325,7 +326,7 @@ complete -c store -n '__store_at "help orders" 0' -a 'list' -d 'List store order
 
 # store help auth
 complete -c store -n '__store_at "help auth" 0' -a 'login' -d 'Store an API key for the profile, after checking it with the API'
-complete -c store -n '__store_at "help auth" 0' -a 'logout' -d 'Forget the stored API key of the profile'
+complete -c store -n '__store_at "help auth" 0' -a 'logout' -d 'Forget the stored API key of the profile (in the keyring and in config.json)'
 complete -c store -n '__store_at "help auth" 0' -a 'status' -d 'Show the profile, where its key comes from, and whether the API accepts it'
 complete -c store -n '__store_at "help auth" 0' -a 'token' -d 'Print the API key in use (the only command that shows it unmasked)'
 
