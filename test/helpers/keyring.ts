@@ -44,14 +44,11 @@ export function failingKeyring(message: string): KeyringLoader {
   return async () => ({ get: fail, set: fail, delete: fail });
 }
 
-/** A locked Secret Service, as @napi-rs/keyring meets one: no entry found, writes refused. */
+/** A locked Secret Service, as @napi-rs/keyring meets one: an unlock prompt nobody can answer. */
 export function lockedKeyring(): KeyringLoader {
-  const refused = async (): Promise<never> => {
-    throw new Error(
-      "Couldn't access platform storage: Secret Service: unlock prompt was dismissed",
-    );
-  };
-  return async () => ({ get: async () => null, set: refused, delete: async () => false });
+  return failingKeyring(
+    "Couldn't access platform storage: Secret Service: unlock prompt was dismissed",
+  );
 }
 
 let current: MemoryKeyring | undefined;

@@ -171,7 +171,7 @@ describe('commands that send the key read it from the keyring', () => {
 
   it.each([
     ['is gone (deleted by hand)', memoryKeyring().load],
-    ['is locked', lockedKeyring()],
+    ['is gone while others stay', memoryKeyring({ staging: KEY }).load],
   ])(
     'a keyring entry that %s: exit 4 with a hint to log in again, nothing sent',
     async (_what, keyring) => {
@@ -189,7 +189,7 @@ describe('commands that send the key read it from the keyring', () => {
     },
   );
 
-  it('a keyring that cannot be reached: exit 4, with why, never a stack trace', async () => {
+  it('a keyring that cannot be read (no D-Bus, no library, locked): exit 4 with why, never a stack trace', async () => {
     const { env, file } = setup();
     writeConfigFile(
       file,
@@ -200,6 +200,7 @@ describe('commands that send the key read it from the keyring', () => {
     for (const [keyring, why] of [
       [failingKeyring(NO_DBUS), 'no D-Bus session'],
       [missingKeyring, 'no keyring library for sunos-sparc is installed'],
+      [lockedKeyring(), 'it is locked'],
     ] as const) {
       const result = await run(['-p', 'eu', 'auth', 'token'], { env, keyring });
       expect(result).toEqual({

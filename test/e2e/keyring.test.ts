@@ -1,0 +1,242 @@
+// The key in a real Secret Service: bin/store.js as a process, gnome-keyring in a D-Bus session
+// of its own (dbus-run-session, with HOME and XDG_RUNTIME_DIR in temporary folders: the
+// user's own keyring is never touched), `secret-tool` looking at what it holds, and a server on
+// loopback seeing what is sent. Linux only; .ci/run installs the packages, and under CI a missing
+// one fails these tests instead of skipping them.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { afterThisTest } from '../helpers/cleanup.js';
+import { tempDir } from '../helpers/cli.js';
+import { faultServer, reply } from '../helpers/fault-server.js';
+import { processEnv, store } from '../helpers/process.js';
+
+const TOOLS = ['dbus-run-session', 'dbus-send', 'gnome-keyring-daemon', 'secret-tool'];
+const installed = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
+const MISSING = process.platform === 'linux' ? TOOLS.filter((tool) => !installed(tool)) : [];
+if (MISSING.length > 0 && process.env.CI) {
+  throw new Error(`these tests need ${MISSING.join(', ')} installed (see .ci/run)`);
+}
+const SKIP = process.platform !== 'linux' || MISSING.length > 0;
+if (SKIP) {
+  console.warn(
+    `skipping the Secret Service tests: ${process.platform === 'linux' ? `${MISSING.join(', ')} not installed` : 'not Linux'}`,
+  );
+}
+
+const KEY = 'keyring-key-5678';
+const PETS = '[{"id":1,"name":"Rex","categoryId":2,"status":"available"}]';
+
+interface Session {
+  /** What a process needs to reach this session's keyring. */
+  env: Record<string, string>;
+  /** `secret-tool search` for the profile's entry: the key, or null when there is none. */
+  secret(profile: string): string | null;
+  /** `secret-tool clear`: the entry removed by hand. */
+  clear(profile: string): void;
+  /** Locks the login keyring, as a screen lock or a timeout does. */
+  lock(): void;
+}
+
+/**
+ * A D-Bus session with gnome-keyring's Secret Service in it, unlocked with a password typed on
+ * its stdin (as a log-in does); it lasts until the test ends.
+ */
+async function keyringSession(): Promise<Session> {
+  const home = tempDir();
+  const runtime = join(tempDir(), 'run');
+  mkdirSync(runtime, { mode: 0o700 });
+  const start = 'printf pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null';
+  // The session's address on stdout, then it waits for its stdin to close (the test's end).
+  const child: ChildProcess = spawn(
+    'dbus-run-session',
+    ['--', 'sh', '-c', `${start} && echo "$DBUS_SESSION_BUS_ADDRESS" && cat >/dev/null`],
+    {
+      env: { PATH: process.env.PATH, HOME: home, XDG_RUNTIME_DIR: runtime },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    },
+  );
+  afterThisTest(async () => {
+    child.stdin?.end();
+    if (child.exitCode === null) await new Promise((resolve) => child.once('close', resolve));
+  });
+  const address = await new Promise<string>((resolve, reject) => {
+    let seen = '';
+    child.stdout?.on('data', (chunk) => {
+      seen += chunk;
+      if (seen.includes('\n')) resolve(seen.split('\n')[0] as string);
+    });
+    child.once('close', (code) => reject(new Error(`dbus-run-session ended early (${code})`)));
+  });
+  const env = { HOME: home, XDG_RUNTIME_DIR: runtime, DBUS_SESSION_BUS_ADDRESS: address };
+  const tool = (args: string[], name = 'secret-tool') =>
+    spawnSync(name, args, { env: { PATH: process.env.PATH, ...env }, encoding: 'utf8' });
+  return {
+    env,
+    secret: (profile) => {
+      const found = tool(['lookup', 'service', 'store', 'username', profile]);
+      return found.status === 0 ? found.stdout : null;
+    },
+    clear: (profile) => {
+      expect(tool(['clear', 'service', 'store', 'username', profile]).status).toBe(0);
+    },
+    lock: () => {
+      const args = [
+        '--session',
+        '--print-reply',
+        '--dest=org.freedesktop.secrets',
+        '/org/freedesktop/secrets',
+        'org.freedesktop.Secret.Service.Lock',
+        'array:objpath:/org/freedesktop/secrets/collection/login',
+      ];
+      expect(tool(args, 'dbus-send').status).toBe(0);
+    },
+  };
+}
+
+/** A server on loopback that answers every request with one pet, and a profile `loc` for it. */
+async function setUp(sessionEnv: Record<string, string>) {
+  const server = await faultServer((_req, res) => reply(res, 200, PETS));
+  const env = processEnv({ ...sessionEnv, STORE_PROFILE: 'loc' });
+  const configFile = join(env.STORE_CONFIG_DIR as string, 'config.json');
+  writeFileSync(configFile, JSON.stringify({ profiles: { loc: { baseUrl: server.url } } }), {
+    mode: 0o600,
+  });
+  const config = () => JSON.parse(readFileSync(configFile, 'utf8'));
+  return { server, env, configFile, config };
+}
+
+describe.skipIf(SKIP)('the key in a real Secret Service (gnome-keyring)', () => {
+  it('login stores it there and not in config.json; commands send it; logout removes it', async () => {
+    const session = await keyringSession();
+    const { server, env, config } = await setUp(session.env);
+
+    const login = await store(['auth', 'login', '--with-key'], { env, stdin: `${KEY}\n` });
+    expect(login).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: 'Logged in to profile loc with key ****5678\n',
+    });
+    expect(config()).toEqual({ profiles: { loc: { baseUrl: server.url, keyStorage: 'keyring' } } });
+    expect(session.secret('loc')).toBe(KEY);
+
+    const listed = await store(['pets', 'list', '--json'], { env });
+    expect(listed).toMatchObject({ code: 0, stdout: `${PETS}\n`, stderr: '' });
+    // The check at login, then the list: each with the key from the keyring.
+    expect(server.seen.map((r) => `${r.method} ${r.url} ${r.authorization}`)).toEqual([
+      `GET /v1/pets?limit=1 Bearer ${KEY}`,
+      `GET /v1/pets Bearer ${KEY}`,
+    ]);
+
+    const status = await store(['auth', 'status', '--json'], { env });
+    expect(JSON.parse(status.stdout)).toMatchObject({ keyStorage: 'keyring', key: '****5678' });
+    expect(await store(['auth', 'token'], { env })).toMatchObject({
+      code: 0,
+      stdout: `${KEY}\n`,
+    });
+
+    const logout = await store(['auth', 'logout'], { env });
+    expect(logout).toMatchObject({ code: 0, stderr: 'Logged out of profile loc\n' });
+    expect(session.secret('loc')).toBeNull();
+    expect(config()).toEqual({ profiles: { loc: { baseUrl: server.url } } });
+  });
+
+  it('an entry removed by hand: exit 4 with a hint to log in again, nothing sent', async () => {
+    const session = await keyringSession();
+    const { server, env } = await setUp(session.env);
+    expect(
+      (await store(['auth', 'login', '--with-key', '--no-verify'], { env, stdin: KEY })).code,
+    ).toBe(0);
+    session.clear('loc');
+    expect(await store(['pets', 'list'], { env })).toMatchObject({
+      code: 4,
+      stdout: '',
+      stderr:
+        'error: the key of profile loc is no longer in the system keyring (removed, or the keyring is locked); run `store -p loc auth login` to store it again\n',
+    });
+    expect(server.seen).toEqual([]);
+  });
+
+  it('moves a key kept in config.json into the keyring at the next login', async () => {
+    const session = await keyringSession();
+    const { server, env, configFile, config } = await setUp(session.env);
+    writeFileSync(
+      configFile,
+      JSON.stringify({ profiles: { loc: { baseUrl: server.url, apiKey: 'old-key-1111' } } }),
+    );
+    // The key in the file keeps working, and the keyring is left alone.
+    expect(await store(['pets', 'list', '--json'], { env })).toMatchObject({ code: 0 });
+    expect(server.seen.map((r) => r.authorization)).toEqual(['Bearer old-key-1111']);
+    expect(session.secret('loc')).toBeNull();
+
+    const login = await store(['auth', 'login', '--with-key', '--no-verify'], { env, stdin: KEY });
+    expect(login).toMatchObject({
+      code: 0,
+      stderr: 'Logged in to profile loc with key ****5678\n',
+    });
+    expect(config()).toEqual({ profiles: { loc: { baseUrl: server.url, keyStorage: 'keyring' } } });
+    expect(readFileSync(configFile, 'utf8')).not.toContain('old-key');
+    expect(session.secret('loc')).toBe(KEY);
+  });
+
+  it('a locked keyring: a key in it is exit 4; a login saves to config.json, with one warning line', async () => {
+    const session = await keyringSession();
+    const { server, env, configFile, config } = await setUp(session.env);
+    const login = ['auth', 'login', '--with-key', '--no-verify'];
+    expect((await store(login, { env, stdin: KEY })).code).toBe(0);
+    session.lock();
+    expect(await store(['pets', 'list'], { env })).toMatchObject({
+      code: 4,
+      stdout: '',
+      stderr:
+        'error: cannot read the key of profile loc from the system keyring (it is locked); unlock it, or run `store -p loc auth login` to store the key again\n',
+    });
+    expect(server.seen).toEqual([]);
+    expect(await store(login, { env, stdin: KEY })).toMatchObject({
+      code: 0,
+      stderr:
+        `warning: the system keyring cannot be used (it is locked); the key is stored in plain text in ${configFile}\n` +
+        'Logged in to profile loc with key ****5678\n',
+    });
+    expect(config()).toEqual({ profiles: { loc: { baseUrl: server.url, apiKey: KEY } } });
+    expect(await store(['pets', 'list', '--json'], { env })).toMatchObject({ code: 0 });
+    expect(server.seen.map((r) => r.authorization)).toEqual([`Bearer ${KEY}`]);
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('no D-Bus session (a server over ssh)', () => {
+  it('login saves to config.json with one warning line naming it, every time; commands use it', async () => {
+    const runtime = tempDir();
+    const { server, env, configFile, config } = await setUp({
+      DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(runtime, 'no-bus')}`,
+    });
+    const warning = `warning: the system keyring cannot be used (no D-Bus session); the key is stored in plain text in ${configFile}\n`;
+    for (let i = 0; i < 2; i++) {
+      const login = await store(['auth', 'login', '--with-key', '--no-verify'], {
+        env,
+        stdin: KEY,
+      });
+      expect(login).toMatchObject({
+        code: 0,
+        stdout: '',
+        stderr: `${warning}Logged in to profile loc with key ****5678\n`,
+      });
+    }
+    expect(config()).toEqual({ profiles: { loc: { baseUrl: server.url, apiKey: KEY } } });
+    const status = await store(['auth', 'status', '--json'], { env });
+    expect(JSON.parse(status.stdout)).toMatchObject({ keyStorage: 'file', valid: true });
+    // --insecure-storage: the file on purpose, without the warning.
+    const insecure = await store(
+      ['auth', 'login', '--with-key', '--no-verify', '--insecure-storage'],
+      {
+        env,
+        stdin: KEY,
+      },
+    );
+    expect(insecure).toMatchObject({
+      code: 0,
+      stderr: 'Logged in to profile loc with key ****5678\n',
+    });
+  });
+});
