@@ -75,10 +75,10 @@ describe('store sandbox', () => {
     );
   });
 
-  it('refuses a --data file that is neither of its formats: one line, code config_error, untouched', async () => {
+  it('refuses a --data file that is not its database: one line, code config_error, untouched', async () => {
     const data = join(tempDir(), 'bad.db');
     writeFileSync(data, 'not a db');
-    const message = `data file ${data} is neither a sandbox SQLite database nor a sandbox JSON data file (not JSON); it was left untouched`;
+    const message = `data file ${data} is not a sandbox SQLite database; it was left untouched`;
     expect(await store(['sandbox', '--port', '0', '--data', data])).toEqual({
       code: 1,
       signal: null,

@@ -1,6 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Store } from '../../src/sandbox/store.js';
 import { tempDir } from '../helpers/cli.js';
 import {
   killAll,
@@ -91,11 +93,13 @@ describe('store against the sandbox', () => {
 
   it('keeps int64 ids exact end to end, and warns about the deprecated get', async () => {
     const dir = tempDir();
-    const data = join(dir, 'data.json');
-    writeFileSync(
-      data,
-      '{"pets":[{"id":9007199254740993,"name":"Big","categoryId":9007199254740993,"status":"pending"}],"messages":[],"orders":[]}',
+    const data = join(dir, 'data.db');
+    (await Store.open(data)).close();
+    const db = new DatabaseSync(data);
+    db.exec(
+      "INSERT INTO pets (id, name, category_id, status) VALUES (9007199254740993, 'Big', 9007199254740993, 'pending')",
     );
+    db.close();
     sandbox = await startSandbox(['--data', data]);
     const got = await store(['pets', 'get', '9007199254740993', '--json'], { env: sandbox.env() });
     expect(got).toEqual({

@@ -1,10 +1,11 @@
 // Output and signals as a shell meets them: real processes, real pipes, real servers.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Store } from '../../src/sandbox/store.js';
 import { tempDir } from '../helpers/cli.js';
 import { faultServer, reply } from '../helpers/fault-server.js';
 import { BIN, collect, killAll, processEnv, startSandbox } from '../helpers/process.js';
@@ -26,14 +27,13 @@ process.stdin.on('end', () => console.log(bytes + ' ' + hash.digest('hex')));
 
 describe('output to a pipe', () => {
   it('delivers a 20 MB --json result whole to a slow reader', async () => {
-    const data = join(tempDir(), 'big.json');
+    const data = join(tempDir(), 'big.db');
+    (await Store.open(data)).close();
+    const db = new DatabaseSync(data);
+    const add = db.prepare('INSERT INTO pets (id, name, category_id) VALUES (?, ?, 1)');
     const name = 'x'.repeat(200_000);
-    const pets = Array.from({ length: 100 }, (_, i) => ({
-      id: i + 1,
-      name: `${i}${name}`,
-      categoryId: 1,
-    }));
-    writeFileSync(data, JSON.stringify({ pets, messages: [], orders: [] }));
+    for (let i = 0; i < 100; i += 1) add.run(i + 1, `${i}${name}`);
+    db.close();
     const sandbox = await startSandbox(['--data', data]);
     const direct = await request(`${sandbox.url}/pets?limit=100`, {
       headers: { authorization: 'Bearer sandbox' },
