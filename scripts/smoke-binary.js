@@ -1,6 +1,7 @@
 // `npm run test:binary` (CI): builds dist-bin/store, then runs it with no `node` on PATH (an
 // empty folder is all of PATH) and a temporary config folder: --version, `store sandbox` started
-// from the binary, `pets add` and `pets list` against it, and a completion script. Exits 1 on
+// from the binary, `pets add` and `pets list` against it, a completion script, and a login
+// (the key in config.json, said so: the binary cannot load the keyring library). Exits 1 on
 // the first difference, printing what was expected and what came.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -42,8 +43,8 @@ function cachesByKey() {
   );
 }
 
-function store(args, extra = {}) {
-  const result = spawnSync(binary, args, { env: { ...env, ...extra }, encoding: 'utf8' });
+function store(args, extra = {}, input = '') {
+  const result = spawnSync(binary, args, { env: { ...env, ...extra }, encoding: 'utf8', input });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -94,13 +95,24 @@ try {
     stdout: readFileSync(join(root, 'completions', 'store.bash'), 'utf8'),
     stderr: '',
   });
+  // The binary cannot load the keyring library's native file: it keeps the key in config.json
+  // and says so at each login (docs/security.md).
+  const config = join(env.STORE_CONFIG_DIR, 'config.json');
+  assert.deepEqual(store(['auth', 'login', '--with-key', '--no-verify'], {}, 'binary-key-4321\n'), {
+    code: 0,
+    stdout: '',
+    stderr:
+      `warning: the system keyring cannot be used (this single executable cannot load the keyring library); the key is stored in plain text in ${config}\n` +
+      'Logged in to profile staging with key ****4321\n',
+  });
+  assert.deepEqual(store(['auth', 'token']), { code: 0, stdout: 'binary-key-4321\n', stderr: '' });
 
   sandbox.kill('SIGTERM');
   const [code] = await once(sandbox, 'close');
   sandbox = undefined;
   assert.equal(code, 0);
   console.log(
-    `${binary}: --version, sandbox, pets add, pets list (and its code cache), completion: ok (no node on PATH)`,
+    `${binary}: --version, sandbox, pets add, pets list (and its code cache), completion, login: ok (no node on PATH)`,
   );
 } finally {
   sandbox?.kill('SIGKILL');
