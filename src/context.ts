@@ -18,8 +18,9 @@ import {
   selectedProfile,
   unknownProfileError,
 } from './config/profiles.js';
+import type { Env } from './env.js';
 import { AuthError } from './errors.js';
-import type { Env, IOStreams } from './io.js';
+import type { IOStreams } from './io.js';
 import { sanitize } from './render/sanitize.js';
 import { dim } from './render/style.js';
 

@@ -1,16 +1,15 @@
-// The process's streams and what is known about them. Commands write through this, so
-// tests can run any command over buffers with any TTY setting.
+// The process's streams (stdin, stdout, stderr) as commands use them, with the status line
+// on stderr and the prompts. Commands write through this, so tests can run any command over
+// buffers with any TTY setting.
 import type { Readable, Writable } from 'node:stream';
-
-const { getSystemErrorMessage } = process.getBuiltinModule('node:util');
-const { isUtf8 } = process.getBuiltinModule('node:buffer');
-
-import { CancelledError, FlagError } from './errors.js';
+import type { Env } from './env.js';
+import { CancelledError } from './errors.js';
+import { GuardedOutput, type OutputStream } from './output-stream.js';
+import { readAll, type TextLimit } from './reading.js';
 import { StatusBoard, type StatusLine } from './render/status.js';
+import { colorAllowed, statusLineAllowed, type TTYReadable, terminalColumns } from './terminal.js';
 
 export type { StatusLine };
-
-export type Env = Readonly<Record<string, string | undefined>>;
 
 export interface IOStreams {
   readonly stdin: Readable;
@@ -32,6 +31,15 @@ export interface IOStreams {
    * it happened: later output is dropped, and a long command should stop.
    */
   readonly outputError: NodeJS.ErrnoException | undefined;
+  /** The same for stderr. */
+  readonly errorOutputError: NodeJS.ErrnoException | undefined;
+  /**
+   * Resolves once stdout can take more (at once when it can) or has failed: a long output
+   * waits for it between pieces, so that a slow reader holds it in a buffer, not in memory.
+   */
+  outputRoom(): Promise<void>;
+  /** Resolves once everything written to stdout and stderr reached the system, or failed. */
+  flushed(): Promise<void>;
   /**
    * A transient line on stderr when it is a terminal (nothing otherwise): redrawn in place,
    * erased before any other output through out()/err() and drawn again after it.
@@ -56,148 +64,10 @@ export interface IOStreams {
   prompt(question: string, signal?: AbortSignal): Promise<string>;
 }
 
-/**
- * Whether colour is written, as gh decides it (no-color.org, bixense.com/clicolors): off for
- * --no-color and a non-empty NO_COLOR (an empty one is unset, no-color.org says); else on for
- * CLICOLOR_FORCE other than 0 and FORCE_COLOR other than 0 or false, even off a terminal; else
- * off for CLICOLOR=0 and TERM=dumb; else on a terminal only. A request for no colour wins over
- * one that forces it: the user who set NO_COLOR asked for none.
- */
-export function colorAllowed(isTTY: boolean, env: Env, noColorFlag = false): boolean {
-  if (noColorFlag || env.NO_COLOR) return false;
-  const forced = env.CLICOLOR_FORCE;
-  if (forced && forced !== '0') return true;
-  const force = env.FORCE_COLOR;
-  if (force !== undefined) return force !== '0' && force !== 'false';
-  return isTTY && env.CLICOLOR !== '0' && env.TERM !== 'dumb';
-}
-
-/** Whether stderr may carry a line redrawn in place (spinner, progress): a terminal that
- * understands cursor moves; TERM=dumb would show the erase sequences as text. */
-export function statusLineAllowed(isTTY: boolean, env: Env): boolean {
-  return isTTY && env.TERM !== 'dumb';
-}
-
-/** The most a command reads from a stream, and what it says past that. */
-export interface ReadLimit {
-  maxBytes: number;
-  tooLarge: string;
-}
-
-/** A text read whole, and what is said when its bytes are not UTF-8. */
-export interface TextLimit extends ReadLimit {
-  notText: string;
-}
-
-/** Reads a stream to its end as UTF-8 text: bytes that are not UTF-8 are a usage error, not
- * text with U+FFFD where a Latin-1 export had its letters. */
-export async function readAll(
-  stream: Readable,
-  limit: TextLimit,
-  signal?: AbortSignal,
-): Promise<string> {
-  return utf8Text(await readAllBytes(stream, limit, signal), limit.notText);
-}
-
-/** `bytes` as text, or the usage error `notText` when they are not UTF-8. */
-export function utf8Text(bytes: Buffer, notText: string): string {
-  if (!isUtf8(bytes)) throw new FlagError(notText);
-  return bytes.toString('utf8');
-}
-
-/** Reads a stream to its end as bytes (a body to send as it is: `store api --input -`), at
- * most `limit.maxBytes`: past that a usage error at once, the stream destroyed (/dev/zero, a
- * `yes` would fill the memory). Ctrl-C ends it at once, and destroys the stream. */
-export async function readAllBytes(
-  stream: Readable,
-  limit: ReadLimit,
-  signal?: AbortSignal,
-): Promise<Buffer> {
-  const reading = (async () => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of stream) {
-      const bytes: Buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      size += bytes.length;
-      if (size > limit.maxBytes) {
-        stream.destroy();
-        throw new FlagError(limit.tooLarge);
-      }
-      chunks.push(bytes);
-    }
-    return Buffer.concat(chunks);
-  })();
-  return signal ? untilCtrlC(reading, signal, () => stream.destroy()) : reading;
-}
-
-/**
- * `work`, or CancelledError as soon as `signal` aborts (`onAbort` then runs), also when it had
- * already: the work itself may go on where nothing stops it (a read of a FIFO in libuv's thread
- * pool; cli() ends a process it still holds).
- */
-export function untilCtrlC<T>(
-  work: Promise<T>,
-  signal: AbortSignal,
-  onAbort: () => void = () => {},
-): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const abort = () => {
-      onAbort();
-      reject(new CancelledError());
-    };
-    // Handled first, whatever comes: a failure of the work after Ctrl-C (a destroyed stream's
-    // "premature close") must not be an unhandled rejection.
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
-    if (signal.aborted) abort();
-    else signal.addEventListener('abort', abort, { once: true });
-  });
-}
-
-export interface TTYReadable extends Readable {
-  isTTY?: boolean;
-  setRawMode?(mode: boolean): unknown;
-}
-
 /** Waits one turn of the event loop: a write that failed without throwing reports it by an
- * event (the next tick), so after this its error is in `outputError`. A write still queued
- * behind a full pipe may fail later still. */
+ * event (the next tick), so after this its error is in `outputError`. */
 export function writeErrorsArrived(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
-}
-
-/** `no space left on device (ENOSPC)`: why output could not be written, in one phrase. */
-export function describeWriteError(error: NodeJS.ErrnoException): string {
-  let text = error.message;
-  if (typeof error.errno === 'number') {
-    try {
-      text = getSystemErrorMessage(error.errno);
-    } catch {
-      // Not a system error number: the message as it is.
-    }
-  }
-  text = text.charAt(0).toLowerCase() + text.slice(1);
-  return error.code ? `${text} (${error.code})` : text;
-}
-
-const DEFAULT_COLUMNS = 80;
-
-/**
- * The width of the terminal a stream is on: COLUMNS when it is a positive integer (as `ls`
- * does: a script or a test can set any width), else the terminal's own, else 80.
- */
-export function terminalColumns(env: Env, stream: { isTTY?: boolean; columns?: number }): number {
-  const fromEnv = Number(env.COLUMNS);
-  if (env.COLUMNS?.trim() && Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
-  if (stream.isTTY && stream.columns !== undefined && stream.columns > 0) return stream.columns;
-  return DEFAULT_COLUMNS;
-}
-
-/** What createIO needs of an output: writes, failures told as an event or thrown, and what is
- * still queued. */
-export interface OutputStream {
-  write(chunk: string | Uint8Array): unknown;
-  on(event: 'error', listener: (error: NodeJS.ErrnoException) => void): unknown;
-  readonly writableLength?: number;
 }
 
 export interface IOParts {
@@ -224,32 +94,14 @@ export interface IOParts {
 
 /** IOStreams over two writable streams: the status line, and write errors caught. */
 export function createIO(parts: IOParts): IOStreams {
-  const { stdout, stderr, stdoutIsTTY, stderrIsTTY } = parts;
-  let outputError: NodeJS.ErrnoException | undefined;
-  let errorError: NodeJS.ErrnoException | undefined;
-  let quitNote: (() => string | undefined) | undefined;
-  const board = new StatusBoard(
-    parts.statusLine ?? stderrIsTTY,
-    (text) => writeErr(text),
-    parts.stderrColumns,
-  );
-
+  const { stdoutIsTTY, stderrIsTTY } = parts;
   // A stream that fails (a full disk, a closed pipe) fails once: later writes are dropped,
   // and the failure is kept for the command and the exit code instead of being thrown.
-  const writeErr = (text: string) => {
-    if (errorError) return;
-    try {
-      stderr.write(text);
-    } catch (error) {
-      errorError ??= error as NodeJS.ErrnoException;
-    }
-  };
-  stdout.on('error', (error: NodeJS.ErrnoException) => {
-    outputError ??= error;
-  });
-  stderr.on('error', (error: NodeJS.ErrnoException) => {
-    errorError ??= error;
-  });
+  const stdout = new GuardedOutput(parts.stdout);
+  const stderr = new GuardedOutput(parts.stderr);
+  let quitNote: (() => string | undefined) | undefined;
+  const writeErr = (text: string) => stderr.write(text);
+  const board = new StatusBoard(parts.statusLine ?? stderrIsTTY, writeErr, parts.stderrColumns);
 
   return {
     // Read from parts when asked: process.stdin, made on first use, is a file stream when
@@ -268,20 +120,23 @@ export function createIO(parts: IOParts): IOStreams {
       return parts.columns();
     },
     get outputError() {
-      return outputError;
+      return stdout.error;
+    },
+    get errorOutputError() {
+      return stderr.error;
     },
     get pendingOutput() {
-      return (stdout.writableLength ?? 0) + (stderr.writableLength ?? 0);
+      return stdout.pending + stderr.pending;
+    },
+    outputRoom: () => stdout.room(),
+    flushed: async () => {
+      await Promise.all([stdout.flushed(), stderr.flushed()]);
     },
     out: (text) => {
-      if (outputError) return;
+      if (stdout.error) return;
       // Output to a pipe does not reach the terminal: the status line stays.
       if (stdoutIsTTY) board.beforeWrite();
-      try {
-        stdout.write(text);
-      } catch (error) {
-        outputError ??= error as NodeJS.ErrnoException;
-      }
+      stdout.write(text);
       if (stdoutIsTTY) board.afterWrite(text);
     },
     err: (text) => {

@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { missingValueMessage } from './commands/missing-value.js';
 import type { Context, ContextDeps, GlobalOptions } from './context.js';
+import type { Env } from './env.js';
 import {
   CancelledError,
   CliError,
@@ -12,14 +13,10 @@ import {
   SilentExit,
   toReport,
 } from './errors.js';
-import {
-  describeWriteError,
-  type Env,
-  type IOStreams,
-  systemIO,
-  writeErrorsArrived,
-} from './io.js';
+import { type IOStreams, systemIO, writeErrorsArrived } from './io.js';
 import { JsonDepthError, stringifyJson } from './json.js';
+import { describeWriteError } from './output-stream.js';
+import { untilCtrlC } from './reading.js';
 import { sanitize } from './render/sanitize.js';
 import { restartWithV8Flags } from './restart.js';
 import { MAX_TIMEOUT_SECONDS, TIMEOUT_RULE } from './timeout.js';
@@ -73,7 +70,7 @@ export function globalOptions(raw: RawGlobals, env: Env): GlobalOptions {
 export async function main(argv: readonly string[], deps: MainDeps): Promise<number> {
   const chosen: { json?: boolean } = {};
   const code = await runInvocation(argv, deps, chosen);
-  return outputWritten(deps.io, code, chosen.json ?? wantsJson(argv));
+  return outputWritten(deps.io, code, chosen.json ?? wantsJson(argv), deps.signal);
 }
 
 async function runInvocation(
@@ -180,22 +177,48 @@ function report(
 }
 
 /**
- * `store … | head -1`: the reader left, which is no failure (EPIPE). A full disk or an I/O
- * error is: one line (a JSON one under --json, as for any error), and exit 1 unless the
- * command failed on its own already.
+ * Waits until all output has reached the system (a slow reader holds the process, not the
+ * data), then says what could not be written. `store … | head -1`: the reader left, which is
+ * no failure (EPIPE). A full disk, an I/O error or a pipe that refused more is: one line (a
+ * JSON one under --json, as for any error), and exit 1 unless the command failed on its own
+ * already. A failed stderr cannot carry that line: it is told by the exit code alone.
  */
-async function outputWritten(io: IOStreams, code: number, json: boolean): Promise<number> {
+async function outputWritten(
+  io: IOStreams,
+  code: number,
+  json: boolean,
+  signal: AbortSignal,
+): Promise<number> {
   io.clearStatus();
-  await writeErrorsArrived();
+  // Output that a reader never takes must not hold the command past Ctrl-C: it then ends as
+  // interrupted, its output cut short. (After a Ctrl-C that the command itself answered, its
+  // exit code stands: the sandbox's 0.)
+  if (signal.aborted) await writeErrorsArrived();
+  else if (!(await flushedUnlessCtrlC(io, signal)) && code === ExitCode.ok) {
+    return ExitCode.interrupted;
+  }
   const failed = io.outputError;
-  if (!failed || failed.code === 'EPIPE') return code;
-  const error = new CliError(
-    `cannot write output: ${describeWriteError(failed)}`,
-    ExitCode.failure,
-    'output_failed',
-  );
-  report(io, error, { json, debug: false, original: error });
-  return code === ExitCode.ok ? ExitCode.failure : code;
+  if (failed && failed.code !== 'EPIPE') {
+    const error = new CliError(
+      `cannot write output: ${describeWriteError(failed)}`,
+      ExitCode.failure,
+      'output_failed',
+    );
+    report(io, error, { json, debug: false, original: error });
+    await flushedUnlessCtrlC(io, signal);
+  }
+  const lost = io.outputError ?? io.errorOutputError;
+  return lost && lost.code !== 'EPIPE' && code === ExitCode.ok ? ExitCode.failure : code;
+}
+
+/** Whether all output reached the system (or failed) before Ctrl-C came. */
+async function flushedUnlessCtrlC(io: IOStreams, signal: AbortSignal): Promise<boolean> {
+  try {
+    await untilCtrlC(io.flushed(), signal);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The process entry point used by bin/store.js. */

@@ -4,7 +4,7 @@ const { createInterface } = process.getBuiltinModule('node:readline');
 
 import type { Readable, Writable } from 'node:stream';
 import { CancelledError } from './errors.js';
-import type { TTYReadable } from './io.js';
+import type { TTYReadable } from './terminal.js';
 
 const ESC = '\u001b';
 

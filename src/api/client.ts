@@ -5,6 +5,7 @@
 // beside this file; `store api` calls `request` itself.
 
 import { maskKey } from '../config/profiles.js';
+import type { Env } from '../env.js';
 import {
   AuthError,
   CancelledError,
@@ -12,7 +13,6 @@ import {
   NetworkError,
   ResponseError,
 } from '../errors.js';
-import type { Env } from '../io.js';
 import {
   JsonDepthError,
   MAX_JSON_DEPTH,

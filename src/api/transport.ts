@@ -4,8 +4,8 @@
 // (retry.ts, errors.ts).
 import type { Dispatcher } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
+import type { Env } from '../env.js';
 import { CancelledError, FlagError, ResponseError } from '../errors.js';
-import type { Env } from '../io.js';
 import { networkError, timeoutError } from './errors.js';
 import { isLoopbackHost, withoutUserinfo } from './urls.js';
 

@@ -19,8 +19,9 @@ import {
   notingMaybeActed,
   SilentExit,
 } from '../errors.js';
-import { describeWriteError, untilCtrlC } from '../io.js';
 import { JsonDepthError, stringifyJson } from '../json.js';
+import { describeWriteError } from '../output-stream.js';
+import { untilCtrlC } from '../reading.js';
 import { BulkReport, namedInputs, type Outcome } from '../render/bulk-report.js';
 import type { NewPet } from '../schemas.js';
 import { setV8Flags } from '../v8-flags.js';

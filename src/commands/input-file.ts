@@ -4,7 +4,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { FlagError } from '../errors.js';
-import { untilCtrlC } from '../io.js';
+import { untilCtrlC } from '../reading.js';
 
 /**
  * Refuses stdin that is no input: a directory (`< "$HOME"`), which Node reads as an empty

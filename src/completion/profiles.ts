@@ -9,7 +9,7 @@ import { configDir } from '../config/dir.js';
 import type { ConfigData } from '../config/file.js';
 import { profileNames } from '../config/profiles.js';
 import { readTrustedConfig } from '../config/trust.js';
-import type { Env } from '../io.js';
+import type { Env } from '../env.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

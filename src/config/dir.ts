@@ -5,8 +5,8 @@
 const os = () => process.getBuiltinModule('node:os');
 const { dirname, isAbsolute, join, win32 } = process.getBuiltinModule('node:path');
 
+import type { Env } from '../env.js';
 import { ConfigError } from '../errors.js';
-import type { Env } from '../io.js';
 import { makeFolders } from './safe-fs.js';
 
 /**

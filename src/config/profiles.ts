@@ -1,8 +1,8 @@
 // Built-in profiles and how a profile's settings are resolved:
 // flag > environment variable > profile in config > built-in default.
 import { closest } from '../commands/help/suggest.js';
+import type { Env } from '../env.js';
 import { FlagError } from '../errors.js';
-import type { Env } from '../io.js';
 import type { ConfigData, StoredProfile } from './file.js';
 import { quote } from './quote.js';
 import { runningSandboxUrl } from './sandbox-record.js';

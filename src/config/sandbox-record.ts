@@ -8,7 +8,7 @@ const { readFileSync, renameSync, rmSync, writeFileSync } = process.getBuiltinMo
 const { join } = process.getBuiltinModule('node:path');
 
 import { isLoopbackHost } from '../api/urls.js';
-import type { Env } from '../io.js';
+import type { Env } from '../env.js';
 import { isRunning } from '../pid.js';
 import { configDir } from './dir.js';
 import { makeFolders, readRegularFile } from './safe-fs.js';

@@ -151,7 +151,7 @@ export async function renderRows<T>(
     return;
   }
   if (!io.stdoutIsTTY && !io.colorOut) {
-    writeTsv(io, rows, columns);
+    await writeTsv(io, rows, columns);
     return;
   }
   const writer = rowWriter(io, columns);
@@ -161,11 +161,18 @@ export async function renderRows<T>(
 
 /** Tab-separated rows, written in large pieces: one write per line would be a system call
  * each. */
-function writeTsv<T>(io: IOStreams, rows: readonly T[], columns: readonly Column<T>[]): void {
+async function writeTsv<T>(
+  io: IOStreams,
+  rows: readonly T[],
+  columns: readonly Column<T>[],
+): Promise<void> {
   const out = chunkedOut(io);
   out.add(`${columns.map((c) => tsvField(c.header)).join('\t')}\n`);
   for (const row of rows) {
-    out.add(`${columns.map((column) => tsvField(cellText(column.value(row)))).join('\t')}\n`);
+    const room = out.add(
+      `${columns.map((column) => tsvField(cellText(column.value(row)))).join('\t')}\n`,
+    );
+    if (room && !(await room)) return;
   }
   out.end();
 }
@@ -229,7 +236,7 @@ export async function renderAny(io: IOStreams, data: unknown, options: OutputOpt
     cutMiddle: isUrlKey(key),
   }));
   if (!measure) {
-    writeSparseTsv(io, data, keys);
+    await writeSparseTsv(io, data, keys);
     return;
   }
   const table: CellTable = {
@@ -254,16 +261,23 @@ const isUrlKey = (key: string) => /^url$|Url$|URL$|_url$/.test(key);
 
 /** Tab-separated rows of any keys: each row fills in only the keys it has (rows with keys of
  * their own make the output rows × keys cells, but no more work than that). */
-function writeSparseTsv(io: IOStreams, data: readonly Row[], keys: readonly string[]): void {
+async function writeSparseTsv(
+  io: IOStreams,
+  data: readonly Row[],
+  keys: readonly string[],
+): Promise<void> {
   const index = new Map(keys.map((key, i) => [key, i]));
   const out = chunkedOut(io);
-  out.add(`${keys.map((key) => tsvField(key)).join('\t')}\n`);
+  // The header alone may be a piece (thousands of keys).
+  const first = out.add(`${keys.map((key) => tsvField(key)).join('\t')}\n`);
+  if (first && !(await first)) return;
   for (const row of data) {
     const cells: string[] = new Array(keys.length).fill('');
     for (const key of Object.keys(row)) {
       cells[index.get(key) as number] = tsvField(cellText(row[key]));
     }
-    out.add(`${cells.join('\t')}\n`);
+    const room = out.add(`${cells.join('\t')}\n`);
+    if (room && !(await room)) return;
   }
   out.end();
 }

@@ -5,7 +5,7 @@ import { isLoopbackHost, parseBaseUrl } from '../api/urls.js';
 import { configDir } from '../config/dir.js';
 import { BUILTIN_PROFILES } from '../config/profiles.js';
 import { publishSandbox } from '../config/sandbox-record.js';
-import type { Env } from '../io.js';
+import type { Env } from '../env.js';
 
 export interface Announcement {
   /** E.g. `Sandbox ready: store -p sandbox pets list`. */

@@ -5,16 +5,12 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
+import type { Env } from '../../src/env.js';
 import { CancelledError } from '../../src/errors.js';
-import {
-  colorAllowed,
-  createIO,
-  type Env,
-  type IOStreams,
-  readAll,
-  statusLineAllowed,
-} from '../../src/io.js';
+import { createIO, type IOStreams } from '../../src/io.js';
 import { type MainDeps, main } from '../../src/main.js';
+import { readAll } from '../../src/reading.js';
+import { colorAllowed, statusLineAllowed } from '../../src/terminal.js';
 import { afterThisTest } from './cleanup.js';
 import { testKeyring } from './keyring.js';
 

@@ -1,6 +1,7 @@
 // Output and signals as a shell meets them: real processes, real pipes, real servers.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { request } from 'undici';
@@ -51,6 +52,64 @@ describe('output to a pipe', () => {
     expect(result.stdout).toBe(
       `${expected.length} ${createHash('sha256').update(expected).digest('hex')}\n`,
     );
+  });
+});
+
+/** Orders whose objects each have a key of their own: `orders list` makes a row per order
+ * and a column per key, so a small answer is a large output (`n` × `n` cells). */
+function ordersWithOwnKeys(n: number) {
+  const body = JSON.stringify(Array.from({ length: n }, (_, i) => ({ [`k${i}`]: i })));
+  const hash = createHash('sha256');
+  let bytes = 0;
+  const add = (line: string) => {
+    hash.update(line);
+    bytes += Buffer.byteLength(line);
+  };
+  add(`${Array.from({ length: n }, (_, i) => `k${i}`).join('\t')}\n`);
+  for (let i = 0; i < n; i += 1) add(`${'\t'.repeat(i)}${i}${'\t'.repeat(n - 1 - i)}\n`);
+  return { body, expected: `${bytes} ${hash.digest('hex')}\n`, bytes };
+}
+
+// Writes the process's peak memory (KiB) to $RSS_FILE as it exits.
+const PEAK_MEMORY =
+  'data:text/javascript,process.on("exit",()=>process.getBuiltinModule("node:fs").writeFileSync(process.env.RSS_FILE,String(process.resourceUsage().maxRSS)))';
+
+describe('a large output into a pipe', () => {
+  it('reaches a slow reader whole, exit 0, in memory bounded by a buffer, not by its size', async () => {
+    // 6,000 orders (88 KB) make 36 MB of tab-separated text. Written all at once, it was held
+    // whole in memory (266 MB at the peak); into a pipe that refused so many writes, only its
+    // header arrived, with exit 0.
+    const { body, expected, bytes } = ordersWithOwnKeys(6000);
+    expect(bytes).toBeGreaterThan(36_000_000);
+    const server = await faultServer((_req, res) => reply(res, 200, body));
+    const rssFile = join(tempDir(), 'rss');
+    const script = `"${process.execPath}" --import "$PEAK" "${BIN}" orders list | "${process.execPath}" -e "$READER"`;
+    const child = spawn('bash', ['-o', 'pipefail', '-c', script], {
+      env: processEnv({
+        STORE_BASE_URL: server.url,
+        STORE_API_KEY: 'k-1234',
+        READER: SLOW_READER,
+        PEAK: PEAK_MEMORY,
+        RSS_FILE: rssFile,
+      }),
+    });
+    expect(await collect(child)).toEqual({ code: 0, signal: null, stdout: expected, stderr: '' });
+    expect(Number(readFileSync(rssFile, 'utf8'))).toBeLessThan(150 * 1024);
+  });
+
+  it('ends quietly, exit 0, when the reader stops early (| head -c): the contract’s EPIPE rule', async () => {
+    const { body } = ordersWithOwnKeys(6000);
+    const server = await faultServer((_req, res) => reply(res, 200, body));
+    const script = `"${process.execPath}" "${BIN}" orders list | head -c 100000 | wc -c; echo "exit=\${PIPESTATUS[0]}" >&2`;
+    const child = spawn('bash', ['-c', script], {
+      env: processEnv({ STORE_BASE_URL: server.url, STORE_API_KEY: 'k-1234' }),
+    });
+    expect(await collect(child)).toEqual({
+      code: 0,
+      signal: null,
+      stdout: '100000\n',
+      stderr: 'exit=0\n',
+    });
   });
 });
 

@@ -8,7 +8,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { checkStdinReadable } from '../../src/commands/input-file.js';
 import { CancelledError, FlagError } from '../../src/errors.js';
-import { readAll, readAllBytes, untilCtrlC } from '../../src/io.js';
+import { readAll, readAllBytes, untilCtrlC } from '../../src/reading.js';
 import { tempDir } from '../helpers/cli.js';
 import { faultServer, reply } from '../helpers/fault-server.js';
 import { BIN, processEnv } from '../helpers/process.js';

@@ -3,7 +3,10 @@
 import { existsSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createIO, describeWriteError, type IOStreams } from '../../src/io.js';
+import { createIO, type IOStreams } from '../../src/io.js';
+import { main } from '../../src/main.js';
+import { describeWriteError } from '../../src/output-stream.js';
+import { tempDir } from '../helpers/cli.js';
 import { faultServer, reply } from '../helpers/fault-server.js';
 import { processEnv, storeOnFullDisk } from '../helpers/process.js';
 
@@ -78,6 +81,45 @@ describe('a write that fails', () => {
     ],
   ])('is described in one phrase: %s', (error, text) => {
     expect(describeWriteError(error)).toBe(text);
+  });
+});
+
+describe('a write that fails after the command returned', () => {
+  // A pipe that refuses a write long after it was queued (ENOBUFS): the error came after main()
+  // had looked for one, and the process exited 0 with its output cut short.
+  const lateFailure = (code: string) =>
+    new Writable({
+      write(_chunk, _enc, done) {
+        setTimeout(() => done(errnoError(code, -105, `${code}: write`)), 30);
+      },
+    });
+
+  it('is one line and exit 1', async () => {
+    const stderr = new Collect();
+    const io = ioOver(lateFailure('ENOBUFS'), stderr);
+    const code = await main(['--version'], { io, env: {}, signal: new AbortController().signal });
+    expect({ code, stderr: stderr.text }).toEqual({
+      code: 1,
+      stderr: 'error: cannot write output: no buffer space available (ENOBUFS)\n',
+    });
+  });
+
+  it('is no failure when the reader left (EPIPE)', async () => {
+    const stderr = new Collect();
+    const io = ioOver(lateFailure('EPIPE'), stderr);
+    const code = await main(['--version'], { io, env: {}, signal: new AbortController().signal });
+    expect({ code, stderr: stderr.text }).toEqual({ code: 0, stderr: '' });
+  });
+
+  it('of stderr turns a success into exit 1 (there is nowhere to say it)', async () => {
+    const argv = ['profile', 'set', 'mine', '--base-url', 'http://127.0.0.1:9/v1'];
+    const signal = new AbortController().signal;
+    const written = new Collect();
+    const fine = ioOver(new Collect(), written);
+    expect(await main(argv, { io: fine, env: { STORE_CONFIG_DIR: tempDir() }, signal })).toBe(0);
+    expect(written.text).toBe('Created profile mine\n');
+    const failing = ioOver(new Collect(), lateFailure('EIO'));
+    expect(await main(argv, { io: failing, env: { STORE_CONFIG_DIR: tempDir() }, signal })).toBe(1);
   });
 });
 

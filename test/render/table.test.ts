@@ -3,11 +3,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PET_COLUMNS } from '../../src/commands/pets/columns.js';
-import { terminalColumns } from '../../src/io.js';
 import { fitColumns } from '../../src/render/layout.js';
 import { loadTable, renderAny, renderRows, rowWriter } from '../../src/render/output.js';
 import { textWidth } from '../../src/render/width.js';
 import type { Pet } from '../../src/schemas.js';
+import { terminalColumns } from '../../src/terminal.js';
 import { baseEnv, run, testIO } from '../helpers/cli.js';
 import { api, KEY } from '../helpers/http.js';
 
