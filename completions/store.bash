@@ -17,6 +17,7 @@ __store_step() {
     ':profile') cmd='profile' ;;
     ':api') cmd='api' ;;
     ':sandbox') cmd='sandbox' ;;
+    ':mcp') cmd='mcp' ;;
     ':completion') cmd='completion' ;;
     ':help') cmd='help' ;;
     'pets:list') cmd='pets list' ;;
@@ -44,6 +45,7 @@ __store_step() {
     'help:profile') cmd='help profile' ;;
     'help:api') cmd='help api' ;;
     'help:sandbox') cmd='help sandbox' ;;
+    'help:mcp') cmd='help mcp' ;;
     'help:completion') cmd='help completion' ;;
     'help:environment') cmd='help environment' ;;
     'help:exit-codes') cmd='help exit-codes' ;;
@@ -98,6 +100,7 @@ __store_flags() {
     'profile set') want='w:--base-url --messages-url ' ;;
     'api') want='w:-X --method -f --raw-field -F --field --input -H --header -i --include ' ;;
     'sandbox') want='w:--port --host --api-key --data --seed ' ;;
+    'mcp') want='w:--allow-writes ' ;;
     *) want='w:' ;;
   esac
   want+='-V --version -p --profile --json --no-color --debug --timeout -h --help'
@@ -106,7 +109,7 @@ __store_flags() {
 # The subcommands of cmd, or what its next argument completes to.
 __store_positional() {
   case "$cmd:$nargs" in
-    ':0') want='w:pets messages orders auth profile api sandbox completion help' ;;
+    ':0') want='w:pets messages orders auth profile api sandbox mcp completion help' ;;
     'pets:0') want='w:list add get help' ;;
     'pets help:0') want='w:list add get' ;;
     'messages:0') want='w:send help' ;;
@@ -121,7 +124,7 @@ __store_positional() {
     'profile help:0') want='w:list use set remove' ;;
     'api:0') want='w:/pets /pets/{petId} /messages /store/orders' ;;
     'completion:0') want='w:bash zsh fish' ;;
-    'help:0') want='w:pets messages orders auth profile api sandbox completion environment exit-codes formatting' ;;
+    'help:0') want='w:pets messages orders auth profile api sandbox mcp completion environment exit-codes formatting' ;;
     'help pets:0') want='w:list add get' ;;
     'help messages:0') want='w:send' ;;
     'help orders:0') want='w:list' ;;

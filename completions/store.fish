@@ -27,6 +27,8 @@ function __store_state
                 set cmd 'api'
             case ':sandbox'
                 set cmd 'sandbox'
+            case ':mcp'
+                set cmd 'mcp'
             case ':completion'
                 set cmd 'completion'
             case ':help'
@@ -81,6 +83,8 @@ function __store_state
                 set cmd 'help api'
             case 'help:sandbox'
                 set cmd 'help sandbox'
+            case 'help:mcp'
+                set cmd 'help mcp'
             case 'help:completion'
                 set cmd 'help completion'
             case 'help:environment'
@@ -206,6 +210,7 @@ complete -c store -n '__store_at "" 0' -a 'auth' -d 'Log in, log out, and show t
 complete -c store -n '__store_at "" 0' -a 'profile' -d 'Manage profiles (production, staging, sandbox, your own)'
 complete -c store -n '__store_at "" 0' -a 'api' -d 'Make a request to the service with the profile’s key, and print the answer'
 complete -c store -n '__store_at "" 0' -a 'sandbox' -d 'Run a local reference server of the service (in memory unless --data)'
+complete -c store -n '__store_at "" 0' -a 'mcp' -d 'Serve the store’s commands to an AI agent over stdio (Model Context Protocol)'
 complete -c store -n '__store_at "" 0' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
 complete -c store -n '__store_at "" 0' -a 'help' -d 'Show help for a command, or a topic: environment, exit-codes, formatting'
 
@@ -297,6 +302,9 @@ complete -c store -n '__store_in "sandbox"' -l api-key -x -d 'the key clients mu
 complete -c store -n '__store_in "sandbox"' -l data -r -F -d 'keep the data in this SQLite database file (created if missing or empty)'
 complete -c store -n '__store_in "sandbox"' -l seed -x -d 'start with n sample animals when there are none'
 
+# store mcp
+complete -c store -n '__store_in "mcp"' -l allow-writes -d 'also offer the tools that change data (read-only without it)'
+
 # store completion
 complete -c store -n '__store_at "completion" 0' -a 'bash zsh fish'
 
@@ -308,6 +316,7 @@ complete -c store -n '__store_at "help" 0' -a 'auth' -d 'Log in, log out, and sh
 complete -c store -n '__store_at "help" 0' -a 'profile' -d 'Manage profiles (production, staging, sandbox, your own)'
 complete -c store -n '__store_at "help" 0' -a 'api' -d 'Make a request to the service with the profile’s key, and print the answer'
 complete -c store -n '__store_at "help" 0' -a 'sandbox' -d 'Run a local reference server of the service (in memory unless --data)'
+complete -c store -n '__store_at "help" 0' -a 'mcp' -d 'Serve the store’s commands to an AI agent over stdio (Model Context Protocol)'
 complete -c store -n '__store_at "help" 0' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish'
 complete -c store -n '__store_at "help" 0' -a 'environment' -d 'environment variables, and which setting wins'
 complete -c store -n '__store_at "help" 0' -a 'exit-codes' -d 'what each exit code means'

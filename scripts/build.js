@@ -46,6 +46,13 @@ const SIDE_FILES = [
     contents: "module.exports = require('conf').default;",
   },
   {
+    // The Model Context Protocol SDK (with full zod) and zod's toJSONSchema: `store mcp` only.
+    specifier: './sdk.js',
+    importer: /[\\/]src[\\/]mcp[\\/]server\.ts$/,
+    name: 'mcp',
+    entry: join(root, 'src/mcp/sdk.ts'),
+  },
+  {
     specifier: 'undici',
     importer: /[\\/]src[\\/]api[\\/]transport\.ts$/,
     name: 'undici',

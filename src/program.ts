@@ -78,12 +78,19 @@ const NOUNS: Noun[] = [
 
 /** Commands without a noun: `store sandbox`, `store completion bash`. */
 const TOP_LEVEL = async (): Promise<CommandDefinition[]> => {
-  const [api, sandbox, completion] = await Promise.all([
+  const [api, sandbox, mcp, completion] = await Promise.all([
     import('./commands/api.js'),
     import('./commands/sandbox.js'),
+    import('./commands/mcp.js'),
     import('./commands/completion.js'),
   ]);
-  return [api.command, sandbox.command, completion.command, completion.completeCommand];
+  return [
+    api.command,
+    sandbox.command,
+    mcp.command,
+    completion.command,
+    completion.completeCommand,
+  ];
 };
 
 const text = z.optional(z.string());

@@ -96,6 +96,14 @@ export const command = defineCommand({
     },
     include: switchFlag('-i, --include', 'print the status line and headers before the body'),
   },
+  // GET only, so it changes nothing: -F's @file reads this machine's files, --input too, and
+  // -i makes the output something else than the answer's body.
+  mcp: {
+    access: 'read',
+    name: 'api_get',
+    omit: ['field', 'input', 'include'],
+    fixed: { method: 'GET' },
+  },
   examples: [
     // Quoted: zsh and fish read an unquoted ? as a wildcard and stop at "no matches".
     "store api '/pets?limit=5'",

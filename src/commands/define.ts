@@ -65,12 +65,44 @@ export interface CommandSpec<
   /** Rules between flags (one excludes another…): returns the options `run` gets, or throws a
    * FlagError. Without it, `run` gets the parsed flags and arguments as they are. */
   check?: (parsed: Parsed<F, A>) => O;
+  /** Offered to AI agents as a tool by `store mcp` (src/mcp/tools.ts); not offered without. */
+  mcp?: McpSpec<F>;
+  /** `command` is commander's; a command offered as a tool (`mcp`) must not need it. */
   run(opts: O, ctx: Context, command: Command): Promise<void>;
+}
+
+/** How `store mcp` offers a command. */
+export interface McpSpec<F extends Record<string, FlagSpec> = Record<string, FlagSpec>> {
+  /** 'write': the command changes data, and is offered only under `store mcp --allow-writes`;
+   * 'read': it changes nothing, and is always offered. */
+  access: 'read' | 'write';
+  /** The tool's name, when not the command's words joined by `_` (`api` is `api_get`). */
+  name?: string;
+  /** Flags an agent does not give: those naming files of this machine, or changing what the
+   * output is. */
+  omit?: readonly (keyof F & string)[];
+  /** Flags an agent does not give either, with the value the command gets for them instead,
+   * as commander would collect it (`api_get`: `{ method: 'GET' }`). */
+  fixed?: Partial<Record<keyof F & string, unknown>>;
+}
+
+/** What `store mcp` needs of a declaration: its parts as declared, and a way to run it. */
+export interface ToolSource {
+  readonly mcp: McpSpec;
+  readonly description: string;
+  readonly flags: readonly [string, FlagSpec][];
+  readonly args: readonly [string, ArgSpec][];
+  /** Runs the command with each flag's and argument's value as commander would collect it
+   * (text, a switch's boolean, a repeatable flag's array): parsed and checked as on the
+   * command line first, so a bad value is a FlagError with nothing sent. */
+  invoke(raw: Readonly<Record<string, unknown>>, ctx: Context): Promise<void>;
 }
 
 export interface CommandDefinition {
   readonly name: string;
   register(parent: Command, context: ContextFactory): Command;
+  /** Present when the declaration offers the command to `store mcp`. */
+  readonly tool?: ToolSource;
 }
 
 /** Examples shown at the end of a command's --help, fitted to the help's width. */
@@ -115,8 +147,25 @@ export function defineCommand<
 >(spec: CommandSpec<F, A, O>): CommandDefinition {
   const flags = Object.entries(spec.flags ?? {}) as [string, FlagSpec][];
   const args = Object.entries(spec.args ?? {}) as [string, ArgSpec][];
+  /** The options `run` gets, from what commander (or a tool call) collected, by key. */
+  const options = (raw: Readonly<Record<string, unknown>>): O => {
+    const values: Record<string, unknown> = {};
+    for (const [key, flag] of flags) values[key] = parseValue(flag.schema, raw[key]);
+    for (const [key, arg] of args) values[key] = parseValue(arg.schema, raw[key]);
+    const parsed = values as Parsed<F, A>;
+    return spec.check ? spec.check(parsed) : (parsed as O);
+  };
+  const tool: ToolSource | undefined = spec.mcp && {
+    mcp: spec.mcp as McpSpec,
+    description: spec.description,
+    flags,
+    args,
+    // A tool call has no commander Command; the commands offered as tools never read it.
+    invoke: (raw, ctx) => spec.run(options(raw), ctx, undefined as unknown as Command),
+  };
   return {
     name: spec.name,
+    tool,
     register(parent, context) {
       const command = parent
         .command(spec.name, { hidden: spec.hidden === true })
@@ -133,15 +182,11 @@ export function defineCommand<
       for (const [key, flag] of flags) command.addOption(toOption(key, flag));
       command.action(async (...received: unknown[]) => {
         const invoked = received[received.length - 1] as Command;
-        const raw: Record<string, unknown> = invoked.opts();
-        const values: Record<string, unknown> = {};
-        for (const [key, flag] of flags) values[key] = parseValue(flag.schema, raw[key]);
-        args.forEach(([key, arg], i) => {
-          values[key] = parseValue(arg.schema, invoked.processedArgs[i]);
+        const raw: Record<string, unknown> = { ...invoked.opts() };
+        args.forEach(([key], i) => {
+          raw[key] = invoked.processedArgs[i];
         });
-        const parsed = values as Parsed<F, A>;
-        const opts = spec.check ? spec.check(parsed) : (parsed as O);
-        await spec.run(opts, context(invoked), invoked);
+        await spec.run(options(raw), context(invoked), invoked);
       });
       return command;
     },

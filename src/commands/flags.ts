@@ -17,10 +17,15 @@ export function withRule<S extends z.ZodMiniType>(schema: S, rule: string): S {
 
 /** What `schema` takes, looking through z.optional and z._default by their public `def`. */
 export function takes(schema: z.ZodMiniType): string | undefined {
+  return noted(TAKES, schema);
+}
+
+/** What `notes` holds for `schema`, or for the schema z.optional or z._default wraps. */
+function noted<T>(notes: WeakMap<object, T>, schema: z.ZodMiniType): T | undefined {
   let inner: z.ZodMiniType | undefined = schema;
   while (inner) {
-    const rule = TAKES.get(inner);
-    if (rule !== undefined) return rule;
+    const note = notes.get(inner);
+    if (note !== undefined) return note;
     const def: object = inner.def;
     inner = 'innerType' in def ? (def.innerType as z.ZodMiniType) : undefined;
   }
@@ -73,16 +78,26 @@ export function int64Flag(flag: string) {
   });
 }
 
+/** The values a choice flag's schema takes (choiceFlag): an agent's tool lists them. */
+const CHOICES = new WeakMap<object, readonly string[]>();
+
 export function choiceFlag<const T extends readonly [string, ...string[]]>(
   flag: string,
   values: T,
 ) {
   const rule = `one of ${values.join(', ')}`;
-  return flagValue(`${flag} needs a value`, rule, (text): { value: T[number] } | string =>
+  const schema = flagValue(`${flag} needs a value`, rule, (text): { value: T[number] } | string =>
     values.includes(text)
       ? { value: text }
       : `${flag} must be ${rule} (got ${JSON.stringify(text)})`,
   );
+  CHOICES.set(schema, values);
+  return schema;
+}
+
+/** The only values `schema` takes, when it is a choice flag's (looking through z.optional). */
+export function choices(schema: z.ZodMiniType): readonly string[] | undefined {
+  return noted(CHOICES, schema);
 }
 
 /**

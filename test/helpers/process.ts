@@ -185,11 +185,12 @@ export async function modulesLoaded(
     process.argv.splice(1, Infinity, "store", ...${JSON.stringify(argv)});
     await import(${JSON.stringify(pathToFileURL(BIN).href)});
     process.on('exit', () => process.stderr.write('\\n' + JSON.stringify(process.moduleLoadList)));`;
-  const result = await collect(
-    spawn(process.execPath, ['--input-type=module', '-e', probe], {
-      env: { ...env, NODE_V8_COVERAGE: coverage },
-    }),
-  );
+  const child = spawn(process.execPath, ['--input-type=module', '-e', probe], {
+    env: { ...env, NODE_V8_COVERAGE: coverage },
+  });
+  // Nothing to read: a command reading stdin (`store mcp`) sees its end.
+  child.stdin.end();
+  const result = await collect(child);
   const lines = result.stderr.split('\n');
   const builtins = (JSON.parse(lines.pop() ?? '[]') as string[])
     .filter((entry) => entry.startsWith('NativeModule ') && !entry.includes(' internal/'))

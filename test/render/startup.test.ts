@@ -158,6 +158,34 @@ describe('what an API command loads', () => {
   });
 });
 
+describe('the Model Context Protocol SDK', () => {
+  /** The files of dist/ whose source map names `pkg`'s files. */
+  const bundling = (pkg: string) =>
+    readdirSync(join(ROOT, 'dist'))
+      .filter((name) => name.endsWith('.cjs.map'))
+      .filter((name) => {
+        const { sources } = JSON.parse(readFileSync(join(ROOT, 'dist', name), 'utf8')) as {
+          sources: string[];
+        };
+        return sources.some((source) => source.includes(`node_modules/${pkg}/`));
+      });
+
+  it('is in dist/mcp.cjs only, which `store mcp` alone loads', async () => {
+    expect(bundling('@modelcontextprotocol/sdk')).toEqual(['mcp.cjs.map']);
+    const env = processEnv({ STORE_BASE_URL: 'http://127.0.0.1:9/v1', STORE_API_KEY: 'k-1234' });
+    for (const argv of [['--help'], ['profile', 'list'], ['auth', 'status', '--json']]) {
+      const result = await modulesLoaded(argv, env);
+      expect(result.scripts).not.toContain('mcp.cjs');
+      expect(ranOf(result.ran, '@modelcontextprotocol/sdk')).toEqual([]);
+    }
+    // The detection sees it where it is loaded (stdin is empty: the server ends at once).
+    const served = await modulesLoaded(['mcp'], env);
+    expect(served).toMatchObject({ code: 0, stdout: '' });
+    expect(served.scripts).toContain('mcp.cjs');
+    expect(ranOf(served.ran, '@modelcontextprotocol/sdk')).not.toEqual([]);
+  });
+});
+
 describe('what a module makes as it loads', () => {
   // A regular expression with a Unicode property class costs ICU's work on that class when it
   // is made, used or not (src/lazy-pattern.ts): in src/ each is made at its first use.

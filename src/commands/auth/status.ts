@@ -41,6 +41,7 @@ const COLUMNS: Column<AuthStatus>[] = [
 export const command = defineCommand({
   name: 'status',
   description: 'Show the profile, where its key comes from, and whether the API accepts it',
+  mcp: { access: 'read' },
   examples: ['store auth status', 'store -p staging auth status --json'],
   run,
 });

@@ -28,6 +28,7 @@ export const command = defineCommand({
       schema: z.optional(z.string()),
     },
   },
+  mcp: { access: 'write' },
   examples: [
     'store messages send "Hello from the store"',
     'echo "Restock done" | store messages send',

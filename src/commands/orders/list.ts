@@ -7,6 +7,7 @@ import { defineCommand } from '../define.js';
 export const command = defineCommand({
   name: 'list',
   description: 'List store orders',
+  mcp: { access: 'read' },
   examples: ['store orders list', 'store orders list --json'],
   run,
 });

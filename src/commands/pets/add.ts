@@ -63,6 +63,8 @@ export const command = defineCommand({
     },
     dryRun: switchFlag('--dry-run', 'with --file: check every input and send nothing'),
   },
+  // One animal from its fields: a file is of this machine, not the agent's.
+  mcp: { access: 'write', omit: ['file', 'concurrency', 'failed', 'skip', 'dryRun'] },
   examples: [
     'store pets add --name Rex --category-id 1 --status available',
     'store pets add --file animals.ndjson --json > results.ndjson',

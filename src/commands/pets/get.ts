@@ -17,6 +17,7 @@ export const command = defineCommand({
   name: 'get',
   description: 'Show one animal (deprecated: use `store pets list --status`)',
   args: { petId: { name: '<petId>', description: 'the animal’s id', schema: int64Flag('petId') } },
+  mcp: { access: 'read' },
   examples: ['store pets get 42', 'store pets get 42 --json'],
   run,
 });

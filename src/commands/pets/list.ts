@@ -24,6 +24,7 @@ export const command = defineCommand({
       schema: z.optional(intFlag('--limit', LIMIT_MIN, LIMIT_MAX)),
     },
   },
+  mcp: { access: 'read' },
   examples: [
     'store pets list',
     'store pets list --status available --limit 50',

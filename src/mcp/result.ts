@@ -1,0 +1,94 @@
+// What a tool call answers: the command's `--json` output, or its failure as the CLI would
+// report it (the service's code, message and status, and the exit code's meaning).
+import { CliError, describeError, ExitCode } from '../errors.js';
+import { JsonDepthError, parseJson } from '../json.js';
+import { EXIT_CODE_TABLE } from '../reference/exit-codes.js';
+
+export interface ToolResult {
+  [key: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  structuredContent: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/**
+ * The command's output: as text, the `--json` output itself (every int64 digit for digit);
+ * structured, `{ profile, data }` with data the same JSON, but for numbers a double cannot hold
+ * exactly (ids beyond 2^53), which are strings of their digits: a client's JSON parser keeps
+ * those exactly. A write also says, as text, which profile it wrote to.
+ */
+export function success(
+  output: string,
+  profile: string,
+  writes: boolean,
+  warnings: readonly string[],
+): ToolResult {
+  const text = output.trimEnd();
+  const content: ToolResult['content'] = [{ type: 'text', text }];
+  if (writes) content.push({ type: 'text', text: `written to profile ${profile}` });
+  for (const warning of warnings) content.push({ type: 'text', text: warning });
+  return { content, structuredContent: { profile, data: exactForJs(asJson(text)) } };
+}
+
+export interface ErrorReport {
+  code: string;
+  message: string;
+  status: number | null;
+  exitCode: number;
+  /** What the exit code means (`store help exit-codes`). */
+  meaning: string;
+}
+
+/** A failure as a tool error; what the command printed before it (auth_status's facts) too. */
+export function failure(error: unknown, output: string, profile: string | undefined): ToolResult {
+  const cli = asCliError(error);
+  const meaning = EXIT_CODE_TABLE.find((entry) => entry.code === cli.exitCode)?.meaning ?? '';
+  const report: ErrorReport = {
+    code: cli.code,
+    message: cli.message,
+    status: cli.status,
+    exitCode: cli.exitCode,
+    meaning,
+  };
+  const text = output.trimEnd();
+  return {
+    isError: true,
+    content: [
+      { type: 'text', text: `error: ${describeError(cli)}\nexit code ${cli.exitCode}: ${meaning}` },
+      ...(text === '' ? [] : [{ type: 'text' as const, text }]),
+    ],
+    structuredContent: {
+      ...(profile === undefined ? {} : { profile }),
+      error: report,
+      ...(text === '' ? {} : { data: exactForJs(asJson(text)) }),
+    },
+  };
+}
+
+function asCliError(error: unknown): CliError {
+  if (error instanceof CliError) return error;
+  if (error instanceof JsonDepthError)
+    return new CliError(error.message, ExitCode.failure, 'too_deep');
+  const message = error instanceof Error ? error.message : String(error);
+  return new CliError(`internal error: ${message}`, ExitCode.failure, 'internal_error');
+}
+
+/** The output as JSON when it is (`--json`, a JSON body from api_get), else as its text. */
+function asJson(text: string): unknown {
+  if (text === '') return null;
+  try {
+    return parseJson(text);
+  } catch {
+    return text;
+  }
+}
+
+/** `value` with every number a double cannot hold exactly (parseJson's BigInt and raw JSON
+ * values) as the string of its digits. */
+export function exactForJs(value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  if (value === null || typeof value !== 'object') return value;
+  if (JSON.isRawJSON(value)) return (value as { rawJSON: string }).rawJSON;
+  if (Array.isArray(value)) return value.map(exactForJs);
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, exactForJs(item)]));
+}

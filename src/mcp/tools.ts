@@ -1,0 +1,170 @@
+// The tools `store mcp` offers, made from the command declarations (src/commands/define.ts,
+// `mcp`): each command's flags and arguments become its input schema, its help its
+// description. A tool call's arguments become the values commander would have collected, and
+// go through the command's own parsing and checks: a bad one is refused as on the command line.
+
+import type { ArgSpec, FlagSpec, ToolSource } from '../commands/define.js';
+import { choices, takes } from '../commands/flags.js';
+import { closest } from '../commands/help/suggest.js';
+import { FlagError } from '../errors.js';
+import type { CommandSet } from '../program.js';
+import type * as z from '../zod.js';
+
+/** zod's toJSONSchema (given: it is loaded with the SDK, in dist/mcp.cjs). */
+export type JsonSchemaOf = (
+  schema: z.ZodMiniType,
+  params: { io: 'input'; unrepresentable: 'any' },
+) => Record<string, unknown>;
+
+/** How a parameter's JSON value becomes what commander would have collected. */
+type Kind = 'text' | 'switch' | 'list';
+
+interface Param {
+  kind: Kind;
+  schema: Record<string, unknown>;
+  required: boolean;
+}
+
+export interface Tool {
+  name: string;
+  /** The command it runs: `store pets list`. */
+  command: string;
+  access: 'read' | 'write';
+  description: string;
+  inputSchema: {
+    type: 'object';
+    properties: Record<string, Record<string, unknown>>;
+    required?: string[];
+    additionalProperties: false;
+  };
+  params: ReadonlyMap<string, Param>;
+  source: ToolSource;
+}
+
+/** Every command of `commands` whose declaration offers it, in the tree's order. */
+export function toolsOf(commands: CommandSet, jsonSchema: JsonSchemaOf): Tool[] {
+  const tools: Tool[] = [];
+  for (const { noun, verbs } of commands.nouns) {
+    for (const verb of verbs) {
+      if (verb.tool) tools.push(toolOf([noun.name, verb.name], verb.tool, jsonSchema));
+    }
+  }
+  for (const definition of commands.topLevel) {
+    if (definition.tool) tools.push(toolOf([definition.name], definition.tool, jsonSchema));
+  }
+  return tools;
+}
+
+/** The tool of one declaration, `words` being the command's (`['pets', 'list']`). */
+export function toolOf(
+  words: readonly string[],
+  source: ToolSource,
+  jsonSchema: JsonSchemaOf,
+): Tool {
+  const { mcp } = source;
+  const hidden = new Set<string>([...(mcp.omit ?? []), ...Object.keys(mcp.fixed ?? {})]);
+  const params = new Map<string, Param>();
+  for (const [key, arg] of source.args) params.set(key, argParam(arg, jsonSchema));
+  for (const [key, flag] of source.flags) {
+    if (!hidden.has(key)) params.set(key, flagParam(flag, jsonSchema));
+  }
+  const command = `store ${words.join(' ')}`;
+  const fixed = Object.entries(mcp.fixed ?? {}).map(([key, value]) => {
+    const flag = source.flags.find(([name]) => name === key)?.[1];
+    return `${flag?.flags.split(/[ ,]+/).find((word) => word.startsWith('--')) ?? key} ${String(value)}`;
+  });
+  const required = [...params].filter(([, param]) => param.required).map(([key]) => key);
+  return {
+    name: mcp.name ?? words.join('_'),
+    command,
+    access: mcp.access,
+    description: `${source.description}. Runs \`${[command, ...fixed].join(' ')} --json\`${mcp.access === 'write' ? '; changes data' : ''}.`,
+    inputSchema: {
+      type: 'object',
+      properties: Object.fromEntries([...params].map(([key, param]) => [key, param.schema])),
+      ...(required.length > 0 ? { required } : {}),
+      additionalProperties: false,
+    },
+    params,
+    source,
+  };
+}
+
+function flagParam(flag: FlagSpec, jsonSchema: JsonSchemaOf): Param {
+  const switched = !/[<[]/.test(flag.flags);
+  const kind: Kind = flag.repeatable ? 'list' : switched ? 'switch' : 'text';
+  return { kind, schema: paramSchema(flag, jsonSchema), required: false };
+}
+
+function argParam(arg: ArgSpec, jsonSchema: JsonSchemaOf): Param {
+  const kind: Kind = arg.name.includes('...') ? 'list' : 'text';
+  return { kind, schema: paramSchema(arg, jsonSchema), required: arg.name.startsWith('<') };
+}
+
+/** A parameter's JSON Schema: its zod schema's input side, with the declaration's words. */
+function paramSchema(spec: FlagSpec | ArgSpec, jsonSchema: JsonSchemaOf): Record<string, unknown> {
+  const { $schema: _, ...schema } = jsonSchema(spec.schema, {
+    io: 'input',
+    unrepresentable: 'any',
+  });
+  const only = choices(spec.schema);
+  if (only) schema.enum = [...only];
+  // What the value must be (`an integer from 1 to 100`), unless the enum says it.
+  const rule = only ? undefined : takes(spec.schema);
+  schema.description = rule ? `${spec.description}; ${rule}` : spec.description;
+  return schema;
+}
+
+/**
+ * The values commander would have collected for `args` (a tool call's arguments), the
+ * declaration's fixed ones included; an argument the tool does not take, or of the wrong JSON
+ * type, is a FlagError: nothing is run.
+ */
+export function commanderValues(
+  tool: Tool,
+  args: Readonly<Record<string, unknown>> | undefined,
+): Record<string, unknown> {
+  const raw: Record<string, unknown> = { ...tool.source.mcp.fixed };
+  for (const [key, value] of Object.entries(args ?? {})) {
+    const param = tool.params.get(key);
+    if (!param) throw unknownArgument(tool, key);
+    // null is what a client sends for "not given".
+    if (value === null || value === undefined) continue;
+    raw[key] = commanderValue(key, param.kind, value);
+  }
+  return raw;
+}
+
+function unknownArgument(tool: Tool, key: string): FlagError {
+  const names = [...tool.params.keys()];
+  if (names.length === 0) return new FlagError(`${tool.name} takes no arguments (got "${key}")`);
+  const meant = closest(key, names);
+  const hint = meant ? ` (did you mean "${meant}"?)` : '';
+  return new FlagError(
+    `${tool.name} takes no argument "${key}"${hint}; it takes ${names.join(', ')}`,
+  );
+}
+
+function commanderValue(key: string, kind: Kind, value: unknown): unknown {
+  if (kind === 'switch') {
+    if (typeof value === 'boolean') return value;
+    throw new FlagError(`${key} must be true or false (got ${JSON.stringify(value)})`);
+  }
+  if (kind === 'list') return (Array.isArray(value) ? value : [value]).map((v) => text(key, v));
+  return text(key, value);
+}
+
+/** A value given as text, or as a number, which the command reads as its digits. */
+function text(key: string, value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    // The client's JSON parser may have rounded it already: 2^53 + 1 arrives as 2^53.
+    if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
+      throw new FlagError(
+        `${key} ${value} is beyond 2^53, where a JSON number can lose digits; give it as a string`,
+      );
+    }
+    return String(value);
+  }
+  throw new FlagError(`${key} must be a string (got ${JSON.stringify(value)})`);
+}

@@ -1,0 +1,306 @@
+// `store mcp` as an agent meets it: bin/store.js started as a process, spoken to by the SDK's
+// own client over stdio, against the sandbox on loopback.
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { describe, expect, it } from 'vitest';
+import { afterThisTest } from '../helpers/cleanup.js';
+import { tempDir } from '../helpers/cli.js';
+import { BIN, collect, processEnv, startSandbox, store } from '../helpers/process.js';
+
+const READ_TOOLS = ['api_get', 'auth_status', 'orders_list', 'pets_get', 'pets_list'];
+const WRITE_TOOLS = ['messages_send', 'pets_add'];
+const USAGE_MEANING =
+  'usage: unknown command or flag, missing or invalid argument or flag value, refused configuration — nothing was sent';
+
+interface Served {
+  client: Client;
+  /** What the server wrote on stderr so far. */
+  stderr(): string;
+}
+
+/** `store mcp …args` with `env`, connected to the SDK's client. */
+async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<Served> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', ...args],
+    env: env as Record<string, string>,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const client = new Client({ name: 'store-test', version: '1.0.0' });
+  afterThisTest(() => client.close());
+  await client.connect(transport);
+  return { client, stderr: () => stderr };
+}
+
+/** The sandbox's request lines since the test started listening (`GET /v1/pets 200`). */
+function requestLog(child: { stderr: NodeJS.ReadableStream | null }): () => string[] {
+  let log = '';
+  child.stderr?.on('data', (chunk) => {
+    log += chunk;
+  });
+  return () =>
+    log
+      .split('\n')
+      .filter((line) => /^[A-Z]+ \//.test(line))
+      .map((line) => line.replace(/ \d+ms$/, ''));
+}
+
+/** The text of a result's content items. */
+const texts = (result: object) =>
+  (result as { content: { text: string }[] }).content.map((item) => item.text);
+
+describe('store mcp', () => {
+  it('offers exactly the read-only tools, and the writes too with --allow-writes', async () => {
+    const sandbox = await startSandbox();
+    const readOnly = await serve([], sandbox.env());
+    const listed = (await readOnly.client.listTools()).tools;
+    expect(listed.map((tool) => tool.name).sort()).toEqual(READ_TOOLS);
+    const list = listed.find((tool) => tool.name === 'pets_list');
+    expect(list).toMatchObject({
+      description: 'List animals. Runs `store pets list --json`.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          status: { type: 'string', enum: ['available', 'pending', 'sold'] },
+          limit: { type: 'string' },
+        },
+        additionalProperties: false,
+      },
+      annotations: { readOnlyHint: true },
+    });
+    expect(readOnly.stderr()).toContain(
+      `store mcp: serving profile sandbox (${sandbox.url}) on stdin and stdout; read-only (--allow-writes offers pets_add, messages_send)`,
+    );
+
+    const writing = await serve(['--allow-writes'], sandbox.env());
+    const all = (await writing.client.listTools()).tools;
+    expect(all.map((tool) => tool.name).sort()).toEqual([...READ_TOOLS, ...WRITE_TOOLS].sort());
+    expect(all.find((tool) => tool.name === 'pets_add')).toMatchObject({
+      inputSchema: {
+        properties: { name: { type: 'string' }, categoryId: { type: 'string' } },
+      },
+      annotations: { readOnlyHint: false },
+    });
+    // A file of this machine is not the agent's to name.
+    const add = all.find((tool) => tool.name === 'pets_add');
+    expect(Object.keys(add?.inputSchema.properties ?? {}).sort()).toEqual([
+      'categoryId',
+      'name',
+      'status',
+    ]);
+  });
+
+  it('lists animals by status and limit, as `store pets list --json` prints them', async () => {
+    const sandbox = await startSandbox(['--seed', '10']);
+    const { client } = await serve([], sandbox.env());
+    const result = await client.callTool({
+      name: 'pets_list',
+      arguments: { status: 'available', limit: 2 },
+    });
+    const cli = await store(['pets', 'list', '--status', 'available', '--limit', '2', '--json'], {
+      env: sandbox.env(),
+    });
+    expect(cli.code).toBe(0);
+    expect(result.isError).toBeUndefined();
+    expect(texts(result)).toEqual([cli.stdout.trimEnd()]);
+    const data = (result.structuredContent as { data: { status: string }[] }).data;
+    expect(result.structuredContent).toEqual({ profile: 'sandbox', data: JSON.parse(cli.stdout) });
+    expect(data).toHaveLength(2);
+    expect(data.map((pet) => pet.status)).toEqual(['available', 'available']);
+  });
+
+  it('answers a missing animal with a tool error naming 404, and goes on serving', async () => {
+    const sandbox = await startSandbox();
+    const { client } = await serve([], sandbox.env());
+    const result = await client.callTool({ name: 'pets_get', arguments: { petId: '424242' } });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toEqual({
+      profile: 'sandbox',
+      error: {
+        code: 'pet_not_found',
+        message: 'no pet with id 424242',
+        status: 404,
+        exitCode: 5,
+        meaning: 'not found (HTTP 404)',
+      },
+    });
+    expect(texts(result)).toEqual([
+      'error: no pet with id 424242 (pet_not_found, HTTP 404)\nexit code 5: not found (HTTP 404)',
+    ]);
+    const next = await client.callTool({ name: 'orders_list', arguments: {} });
+    expect(next).toMatchObject({ structuredContent: { profile: 'sandbox', data: [] } });
+  });
+
+  it('refuses a bad limit as a tool error, with nothing sent', async () => {
+    const sandbox = await startSandbox();
+    const requests = requestLog(sandbox.child);
+    const { client } = await serve([], sandbox.env());
+    for (const limit of [0, '101', 'ten']) {
+      const result = await client.callTool({ name: 'pets_list', arguments: { limit } });
+      expect(result).toMatchObject({
+        isError: true,
+        structuredContent: {
+          error: {
+            code: 'usage_error',
+            message: `--limit must be an integer from 1 to 100 (got ${JSON.stringify(String(limit))})`,
+            status: null,
+            exitCode: 2,
+            meaning: USAGE_MEANING,
+          },
+        },
+      });
+    }
+    const unknown = await client.callTool({ name: 'pets_list', arguments: { limt: 5 } });
+    expect(unknown).toMatchObject({
+      isError: true,
+      structuredContent: {
+        error: {
+          code: 'usage_error',
+          message:
+            'pets_list takes no argument "limt" (did you mean "limit"?); it takes status, limit',
+        },
+      },
+    });
+    // The next call's request is the first the sandbox saw.
+    await client.callTool({ name: 'orders_list', arguments: {} });
+    await sandbox.logged('GET /v1/store/orders');
+    expect(requests()).toEqual(['GET /v1/store/orders 200']);
+  });
+
+  it('adds an animal only with --allow-writes, and says which profile it wrote to', async () => {
+    const sandbox = await startSandbox();
+    const requests = requestLog(sandbox.child);
+    // staging, made to point at the sandbox: `store mcp -p staging` serves staging.
+    const env = processEnv({ STORE_API_KEY: 'sandbox' });
+    const set = ['profile', 'set', 'staging', '--base-url', sandbox.url];
+    expect(await store(set, { env })).toMatchObject({ code: 0 });
+    const pet = { name: 'Rex', categoryId: '2', status: 'available' };
+
+    const readOnly = await serve(['-p', 'staging'], env);
+    const refused = await readOnly.client.callTool({ name: 'pets_add', arguments: pet });
+    expect(refused).toMatchObject({
+      isError: true,
+      structuredContent: {
+        error: {
+          code: 'writes_not_allowed',
+          message:
+            'pets_add changes data: it is offered only by `store mcp --allow-writes`; nothing was sent',
+          exitCode: 2,
+        },
+      },
+    });
+
+    const writing = await serve(['-p', 'staging', '--allow-writes'], env);
+    const added = await writing.client.callTool({ name: 'pets_add', arguments: pet });
+    expect(added.isError).toBeUndefined();
+    expect(added.structuredContent).toEqual({
+      profile: 'staging',
+      data: { id: 1, name: 'Rex', categoryId: 2, status: 'available' },
+    });
+    expect(texts(added)).toEqual([
+      '{"id":1,"name":"Rex","categoryId":2,"status":"available"}',
+      'written to profile staging',
+    ]);
+    expect(requests()).toEqual(['POST /v1/pets 201']);
+  });
+
+  it('keeps int64 ids exact end to end: strings when structured, digits in the text', async () => {
+    const data = join(tempDir(), 'data.json');
+    writeFileSync(
+      data,
+      '{"pets":[{"id":9007199254740993,"name":"Big","categoryId":9007199254740993,"status":"pending"}],"messages":[],"orders":[]}',
+    );
+    const sandbox = await startSandbox(['--data', data]);
+    const { client } = await serve(['--allow-writes'], sandbox.env());
+    const got = await client.callTool({
+      name: 'pets_get',
+      arguments: { petId: '9007199254740993' },
+    });
+    expect(got.structuredContent).toEqual({
+      profile: 'sandbox',
+      data: {
+        id: '9007199254740993',
+        name: 'Big',
+        categoryId: '9007199254740993',
+        status: 'pending',
+      },
+    });
+    expect(texts(got)[0]).toBe(
+      '{"id":9007199254740993,"name":"Big","categoryId":9007199254740993,"status":"pending"}',
+    );
+    // The deprecation warning, as the command gives it, for the agent too.
+    expect(texts(got)[1]).toMatch(/^warning: 'store pets get' is deprecated/);
+
+    const added = await client.callTool({
+      name: 'pets_add',
+      arguments: { name: 'Max', categoryId: '9223372036854775807' },
+    });
+    expect(added.structuredContent).toMatchObject({
+      data: { name: 'Max', categoryId: '9223372036854775807' },
+    });
+    expect(texts(added)[0]).toContain('"categoryId":9223372036854775807');
+
+    // A number past 2^53 has lost its digits before the server reads it: refused, not rounded.
+    const rounded = await client.callTool({
+      name: 'pets_get',
+      // 2 ** 53 + 1 is 2 ** 53 as a double: what a JSON number of its digits becomes.
+      arguments: { petId: 2 ** 53 + 1 },
+    });
+    expect(rounded).toMatchObject({
+      isError: true,
+      structuredContent: {
+        error: {
+          code: 'usage_error',
+          message:
+            'petId 9007199254740992 is beyond 2^53, where a JSON number can lose digits; give it as a string',
+        },
+      },
+    });
+  });
+
+  it('never shows the key: not in a result, an error or the log', async () => {
+    const key = 'k-9f3c7a21d5e8b604';
+    const sandbox = await startSandbox(['--api-key', key]);
+    const served = await serve([], sandbox.env({ STORE_API_KEY: key }));
+    const status = await served.client.callTool({ name: 'auth_status', arguments: {} });
+    expect(status.structuredContent).toMatchObject({
+      data: { profile: 'sandbox', keySource: 'env', key: '****b604', valid: true },
+    });
+    const wrong = await serve([], sandbox.env({ STORE_API_KEY: `${key}-old` }));
+    const rejected = await wrong.client.callTool({ name: 'pets_list', arguments: {} });
+    expect(rejected).toMatchObject({
+      isError: true,
+      structuredContent: { error: { status: 401, exitCode: 4 } },
+    });
+    const seen = JSON.stringify([status, rejected]) + served.stderr() + wrong.stderr();
+    expect(seen).not.toContain(key);
+  });
+
+  it('ends with exit 0 when the client closes stdin, or on Ctrl-C', async () => {
+    const sandbox = await startSandbox();
+    for (const end of ['stdin', 'SIGINT'] as const) {
+      const child = spawn(process.execPath, [BIN, 'mcp'], {
+        env: sandbox.env(),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      afterThisTest(() => child.kill('SIGKILL'));
+      const result = collect(child);
+      // Serving once it says so; then the client goes.
+      await new Promise<void>((resolve) => {
+        child.stderr.on('data', (chunk: Buffer) => {
+          if (chunk.toString().includes('store mcp: serving')) resolve();
+        });
+      });
+      if (end === 'stdin') child.stdin.end();
+      else child.kill('SIGINT');
+      expect(await result).toMatchObject({ code: 0, signal: null, stdout: '' });
+    }
+  });
+});
