@@ -1,13 +1,10 @@
 // `store mcp` as an agent meets it: bin/store.js started as a process, spoken to by the SDK's
 // own client over stdio, against the sandbox on loopback.
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
 import { afterThisTest } from '../helpers/cleanup.js';
-import { tempDir } from '../helpers/cli.js';
 import { BIN, collect, processEnv, startSandbox, store } from '../helpers/process.js';
 
 const READ_TOOLS = ['api_get', 'auth_status', 'orders_list', 'pets_get', 'pets_list'];
@@ -212,40 +209,34 @@ describe('store mcp', () => {
   });
 
   it('keeps int64 ids exact end to end: strings when structured, digits in the text', async () => {
-    const data = join(tempDir(), 'data.json');
-    writeFileSync(
-      data,
-      '{"pets":[{"id":9007199254740993,"name":"Big","categoryId":9007199254740993,"status":"pending"}],"messages":[],"orders":[]}',
-    );
-    const sandbox = await startSandbox(['--data', data]);
+    const sandbox = await startSandbox();
     const { client } = await serve(['--allow-writes'], sandbox.env());
-    const got = await client.callTool({
-      name: 'pets_get',
-      arguments: { petId: '9007199254740993' },
-    });
-    expect(got.structuredContent).toEqual({
-      profile: 'sandbox',
-      data: {
-        id: '9007199254740993',
-        name: 'Big',
-        categoryId: '9007199254740993',
-        status: 'pending',
-      },
-    });
-    expect(texts(got)[0]).toBe(
-      '{"id":9007199254740993,"name":"Big","categoryId":9007199254740993,"status":"pending"}',
-    );
-    // The deprecation warning, as the command gives it, for the agent too.
-    expect(texts(got)[1]).toMatch(/^warning: 'store pets get' is deprecated/);
-
+    const big = '9223372036854775807';
     const added = await client.callTool({
       name: 'pets_add',
-      arguments: { name: 'Max', categoryId: '9223372036854775807' },
+      arguments: { name: 'Max', categoryId: big, status: 'pending' },
     });
-    expect(added.structuredContent).toMatchObject({
-      data: { name: 'Max', categoryId: '9223372036854775807' },
+    expect(added.structuredContent).toEqual({
+      profile: 'sandbox',
+      data: { id: 1, name: 'Max', categoryId: big, status: 'pending' },
     });
-    expect(texts(added)[0]).toContain('"categoryId":9223372036854775807');
+    expect(texts(added)[0]).toBe(`{"id":1,"name":"Max","categoryId":${big},"status":"pending"}`);
+    // Read back as the service keeps it.
+    const listed = await client.callTool({ name: 'pets_list', arguments: { status: 'pending' } });
+    expect(listed.structuredContent).toEqual({
+      profile: 'sandbox',
+      data: [{ id: 1, name: 'Max', categoryId: big, status: 'pending' }],
+    });
+    expect(texts(listed)[0]).toBe(`[{"id":1,"name":"Max","categoryId":${big},"status":"pending"}]`);
+    // An id given as a string reaches the service digit for digit.
+    const missing = await client.callTool({ name: 'pets_get', arguments: { petId: big } });
+    expect(missing).toMatchObject({
+      isError: true,
+      structuredContent: { error: { message: `no pet with id ${big}`, status: 404 } },
+    });
+    // The deprecation warning, as the command gives it, for the agent too.
+    const got = await client.callTool({ name: 'pets_get', arguments: { petId: 1 } });
+    expect(texts(got)[1]).toMatch(/^warning: 'store pets get' is deprecated/);
 
     // A number past 2^53 has lost its digits before the server reads it: refused, not rounded.
     const rounded = await client.callTool({
