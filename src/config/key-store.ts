@@ -48,14 +48,25 @@ export const systemKeyring: KeyringLoader = async () => {
   } catch {
     throw new Error(`no keyring library for ${process.platform}-${process.arch} is installed`);
   }
-  // On Linux only the Secret Service: the library would otherwise fall back to the kernel's
-  // keyring, which forgets its keys at log-out.
-  const entry = (profile: string) =>
-    new library.AsyncEntry(KEYRING_SERVICE, profile, { linux: { store: 'secret-service' } });
+  // An entry connects to the keyring as it is made (most of a read's cost): one per profile.
+  const entries = new Map<string, InstanceType<KeyringModule['AsyncEntry']>>();
+  const entry = (profile: string) => {
+    let made = entries.get(profile);
+    if (!made) {
+      // On Linux the Secret Service only: the library would otherwise fall back to the
+      // kernel's keyring, which forgets its keys at log-out.
+      made = new library.AsyncEntry(KEYRING_SERVICE, profile, {
+        linux: { store: 'secret-service' },
+      });
+      entries.set(profile, made);
+    }
+    return made;
+  };
   return {
-    get: (profile, signal) => entry(profile).getPassword(signal),
-    set: (profile, key, signal) => entry(profile).setPassword(key, signal),
-    delete: (profile, signal) => entry(profile).deleteCredential(signal),
+    // async: an entry that cannot connect throws as it is made, and that is a rejection too.
+    get: async (profile, signal) => entry(profile).getPassword(signal),
+    set: async (profile, key, signal) => entry(profile).setPassword(key, signal),
+    delete: async (profile, signal) => entry(profile).deleteCredential(signal),
   };
 };
 

@@ -118,6 +118,31 @@ describe('what an API command loads', () => {
     },
   );
 
+  it('reads a key kept in config.json without the keyring module; one kept in the keyring with it', async () => {
+    const server = await faultServer((_req, res) => reply(res, 200, PETS));
+    const dir = tempDir();
+    const config = (profile: object) =>
+      writeFileSync(
+        join(dir, 'config.json'),
+        JSON.stringify({ profiles: { loc: { baseUrl: server.url, ...profile } } }),
+        { mode: 0o600 },
+      );
+    // No D-Bus session here: the keyring cannot be read, whatever the machine has.
+    const env = processEnv({
+      STORE_CONFIG_DIR: dir,
+      STORE_PROFILE: 'loc',
+      DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(dir, 'no-bus')}`,
+    });
+    config({ apiKey: 'k-1234' });
+    const fromFile = await modulesLoaded(['pets', 'list', '--json'], env);
+    expect(fromFile).toMatchObject({ code: 0, stdout: `${PETS}\n`, stderr: '' });
+    expect(fromFile.ran).not.toContain('src/config/key-store.ts');
+    config({ keyStorage: 'keyring' });
+    const fromKeyring = await modulesLoaded(['pets', 'list', '--json'], env);
+    expect(fromKeyring.code).toBe(4);
+    expect(fromKeyring.ran).toContain('src/config/key-store.ts');
+  });
+
   it('sees the modules a command does load (a config write takes its lock with crypto)', async () => {
     const result = await modulesLoaded(
       ['profile', 'set', 'mine', '--base-url', 'http://127.0.0.1:9/v1'],
