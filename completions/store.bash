@@ -85,8 +85,9 @@ __store_step() {
     'sandbox:--data') want='files' ;;
     'sandbox:--seed') want='none' ;;
     *':-p'|*':--profile') want='profiles' ;;
+    *':--jq') want='none' ;;
     *':--timeout') want='none' ;;
-    *:-*) ;;
+    *:-*|*:=) ;;
     *) nargs=$((nargs + 1)) ;;
   esac
 }
@@ -103,7 +104,7 @@ __store_flags() {
     'mcp') want='w:--allow-writes ' ;;
     *) want='w:' ;;
   esac
-  want+='-V --version -p --profile --json --no-color --debug --timeout -h --help'
+  want+='-V --version -p --profile --json --jq --no-color --debug --timeout -h --help'
 }
 
 # The subcommands of cmd, or what its next argument completes to.
@@ -130,6 +131,25 @@ __store_positional() {
     'help orders:0') want='w:list' ;;
     'help auth:0') want='w:login logout status token' ;;
     'help profile:0') want='w:list use set remove' ;;
+  esac
+}
+
+# The JSON fields of cmd, for --json.
+__store_json_fields() {
+  case $cmd in
+    'pets list') fields='id name categoryId status' ;;
+    'pets add') fields='id name categoryId status' ;;
+    'pets get') fields='id name categoryId status' ;;
+    'messages send') fields='id message status createdAt' ;;
+    'auth login') fields='profile key verified' ;;
+    'auth logout') fields='profile keyRemoved' ;;
+    'auth status') fields='profile baseUrl baseUrlSource keySource keyStorage key valid' ;;
+    'auth token') fields='profile keySource keyStorage key' ;;
+    'profile list') fields='name baseUrl messagesUrl current hasKey' ;;
+    'profile use') fields='profile current overriddenBy' ;;
+    'profile set') fields='profile created baseUrl messagesUrl' ;;
+    'profile remove') fields='profile removed current' ;;
+    *) fields= ;;
   esac
 }
 
@@ -179,6 +199,26 @@ _store() {
   for ((i = 1; i < COMP_CWORD; i++)); do
     __store_step "${COMP_WORDS[i]}"
   done
+  # After --json: the command's fields, each after the ones already chosen (--json id,na).
+  # Only fields after --json= (which bash splits at "=") or a comma; after --json alone, the
+  # command's arguments too (the word may be one of them).
+  local prev=${COMP_WORDS[COMP_CWORD - 1]} fields= head= only=
+  if [[ $cur == = && $prev == --json ]]; then
+    cur= only=1
+  elif [[ $prev == = ]]; then
+    prev=${COMP_WORDS[COMP_CWORD - 2]} only=1
+  fi
+  if [[ $prev == --json && $cur != -* ]]; then
+    __store_json_fields
+    [[ $cur == *,* ]] && head=${cur%,*}, only=1
+    for i in $fields; do
+      [[ $head$i == "$cur"* ]] && COMPREPLY+=("$head$i")
+    done
+    if [[ -n $only ]]; then
+      compopt -o nospace 2>/dev/null
+      return 0
+    fi
+  fi
   if [[ -n $want ]]; then
     [[ $cur == = ]] && cur=
   elif [[ $cur == -* ]]; then

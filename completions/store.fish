@@ -163,6 +163,8 @@ function __store_state
                 set want 1
             case '*:-p' '*:--profile'
                 set want 1
+            case '*:--jq'
+                set want 1
             case '*:--timeout'
                 set want 1
             case '*:-*'
@@ -187,6 +189,50 @@ function __store_in
     string match -q -- "$argv[1]:*" (__store_state)
 end
 
+# True where a value of --json is typed: after --json, or in --json=.
+function __store_after_json
+    set -l token (commandline -ct)
+    set -l words (commandline -opc)
+    string match -q -- '--json=*' "$token"; and return 0
+    test "$words[-1]" = --json; and not string match -q -- '-*' "$token"
+end
+
+# The JSON fields of the command, each after the ones already chosen (--json id,na<TAB>).
+function __store_json_fields
+    set -l cmd (string replace -r ':[^:]*$' '' -- (__store_state))
+    set -l head (string match -r '^(?:--json=)?.*,|^--json=' -- (commandline -ct))
+    set -l fields
+    switch $cmd
+        case 'pets list'
+            set fields id name categoryId status
+        case 'pets add'
+            set fields id name categoryId status
+        case 'pets get'
+            set fields id name categoryId status
+        case 'messages send'
+            set fields id message status createdAt
+        case 'auth login'
+            set fields profile key verified
+        case 'auth logout'
+            set fields profile keyRemoved
+        case 'auth status'
+            set fields profile baseUrl baseUrlSource keySource keyStorage key valid
+        case 'auth token'
+            set fields profile keySource keyStorage key
+        case 'profile list'
+            set fields name baseUrl messagesUrl current hasKey
+        case 'profile use'
+            set fields profile current overriddenBy
+        case 'profile set'
+            set fields profile created baseUrl messagesUrl
+        case 'profile remove'
+            set fields profile removed current
+    end
+    for field in $fields
+        echo "$head$field"
+    end
+end
+
 function __store_profiles
     store __complete profiles 2>/dev/null
 end
@@ -196,11 +242,13 @@ complete -c store -f
 # Options of every command
 complete -c store -s V -l version -d 'print the version'
 complete -c store -s p -l profile -x -a '(__store_profiles)' -d 'profile to use (env: STORE_PROFILE)'
-complete -c store -l json -d 'print machine-readable JSON on stdout'
+complete -c store -l json -d 'print machine-readable JSON on stdout; with fields (id,name), only those keys of each object'
+complete -c store -l jq -x -d 'filter the JSON through a jq expression; strings printed raw (implies --json)'
 complete -c store -l no-color -d 'no ANSI colour (env: NO_COLOR)'
 complete -c store -l debug -d 'trace each HTTP exchange on stderr (env: STORE_DEBUG=1)'
 complete -c store -l timeout -x -d 'per-request time limit in seconds (env: STORE_TIMEOUT)'
 complete -c store -s h -l help -d 'show help for a command'
+complete -c store -n '__store_after_json' -a '(__store_json_fields)'
 
 # store
 complete -c store -n '__store_at "" 0' -a 'pets' -d 'List, add and look up animals'

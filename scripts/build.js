@@ -27,7 +27,7 @@ const header = `// ${pkg.name} ${pkg.version} build ${PLACEHOLDER}`;
  * What the program imports lazily and only a few commands use, each a file of its own that
  * store.cjs requires when it is imported: the table and chalk (a table on a terminal), conf
  * (a config write), undici's whole index (a request through a proxy; a direct one needs only
- * its Agent, in store.cjs). Apart, they cost nothing to the other commands: a code cache of
+ * its Agent, in store.cjs), jq (--jq). Apart, they cost nothing to the other commands: a code cache of
  * store.cjs holds an entry for each function in it, run or not. Each is its own bundle: nothing in them may be shared
  * state with store.cjs (the table's helpers are pure functions, conf and undici packages).
  */
@@ -51,6 +51,13 @@ const SIDE_FILES = [
     importer: /[\\/]src[\\/]mcp[\\/]server\.ts$/,
     name: 'mcp',
     entry: join(root, 'src/mcp/sdk.ts'),
+  },
+  {
+    // jq (WebAssembly, embedded in the file): for --jq only.
+    specifier: './jq.js',
+    importer: /[\\/]src[\\/]render[\\/]output\.ts$/,
+    name: 'jq',
+    entry: join(root, 'src/render/jq.ts'),
   },
   {
     specifier: 'undici',

@@ -26,7 +26,12 @@ import { dim } from './render/style.js';
 
 export interface GlobalOptions {
   profile?: string;
+  /** JSON on stdout: --json, --json FIELDS or --jq. */
   json: boolean;
+  /** --json FIELDS, as given (checked against the command's fields before it runs). */
+  jsonFields?: string[];
+  /** --jq EXPRESSION. */
+  jq?: string;
   color: boolean;
   debug: boolean;
   /** Per-request time limit in milliseconds. */

@@ -32,7 +32,9 @@ const DEFAULT_TIMEOUT_SECONDS = 30;
 
 interface RawGlobals {
   profile?: string;
-  json?: boolean;
+  /** true, or the text of `--json=FIELDS` (src/commands/json-flag.ts writes every --json so). */
+  json?: boolean | string;
+  jq?: string;
   color?: boolean;
   debug?: boolean;
   timeout?: string;
@@ -56,14 +58,32 @@ export function globalOptions(raw: RawGlobals, env: Env): GlobalOptions {
   // `-p "$PROFILE"` with the variable unset must not quietly mean the default profile (a
   // logout or a write to production): an empty name is a usage error, as for `profile use`.
   if (profile === '') throw new FlagError('--profile needs a profile name (got "")');
+  const jsonFields = typeof raw.json === 'string' ? fieldList(raw.json) : undefined;
+  if (raw.jq !== undefined && raw.jq.trim() === '') {
+    throw new FlagError('--jq needs a jq expression (got "")');
+  }
   return {
     profile,
-    json: raw.json === true,
+    json: raw.json !== undefined || raw.jq !== undefined,
+    ...(jsonFields && { jsonFields }),
+    ...(raw.jq !== undefined && { jq: raw.jq }),
     color: raw.color !== false,
     debug: raw.debug === true || env.STORE_DEBUG === '1' || env.STORE_DEBUG === 'true',
     // At least a millisecond: `--timeout 1e-9` is a time limit, not "no time at all".
     timeoutMs: Math.max(1, Math.round(timeoutSeconds * 1000)),
   };
+}
+
+/** `--json id, name`'s names; none (every field) for `--json` alone. */
+function fieldList(text: string): string[] | undefined {
+  if (text.trim() === '') return undefined;
+  const names = text.split(',').map((name) => name.trim());
+  if (names.includes('')) {
+    throw new FlagError(
+      `--json takes field names separated by commas (got ${JSON.stringify(text)})`,
+    );
+  }
+  return [...new Set(names)];
 }
 
 /** Runs one invocation and returns its exit code, output that could not be written included. */
@@ -105,13 +125,16 @@ async function runInvocation(
     }
     return ctx;
   };
-  const program = buildProgram(io, contextFor, await loadCommands(argv));
+  const [program, { normalizeJsonFlag }] = await Promise.all([
+    loadCommands(argv).then((commands) => buildProgram(io, contextFor, commands)),
+    import('./commands/json-flag.js'),
+  ]);
   if (argv.length === 0) {
     program.outputHelp();
     return ExitCode.ok;
   }
   try {
-    await program.parseAsync([...argv], { from: 'user' });
+    await program.parseAsync(normalizeJsonFlag(argv, program), { from: 'user' });
     return ExitCode.ok;
   } catch (error) {
     const json = ctx?.options.json ?? wantsJson(argv);
@@ -120,10 +143,10 @@ async function runInvocation(
   }
 }
 
-/** --json given before any `--`, for errors thrown before the options were parsed. */
+/** --json (or --jq) given before any `--`, for errors thrown before the options were parsed. */
 function wantsJson(argv: readonly string[]): boolean {
   const end = argv.indexOf('--');
-  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
+  return (end === -1 ? argv : argv.slice(0, end)).some((arg) => /^--(?:json|jq)(?:=|$)/.test(arg));
 }
 
 /** commander's errors, told by their code so that this file need not load commander. */

@@ -11,7 +11,7 @@ import {
 } from './commands/define.js';
 import { withRule } from './commands/flags.js';
 import { HELP_LAYOUT } from './commands/help/layout.js';
-import { PROFILES } from './completion/hints.js';
+import { JSON_FIELDS, PROFILES } from './completion/hints.js';
 import type { IOStreams } from './io.js';
 import { TIMEOUT_RULE } from './timeout.js';
 import { version } from './version.js';
@@ -103,7 +103,18 @@ export const GLOBAL_FLAGS: Record<string, FlagSpec> = {
     schema: text,
     complete: PROFILES,
   },
-  json: { flags: '--json', description: 'print machine-readable JSON on stdout', schema: text },
+  json: {
+    flags: '--json [fields]',
+    description:
+      'print machine-readable JSON on stdout; with fields (id,name), only those keys of each object',
+    schema: z.optional(z.union([z.string(), z.boolean()])),
+    complete: JSON_FIELDS,
+  },
+  jq: {
+    flags: '--jq <expression>',
+    description: 'filter the JSON through a jq expression; strings printed raw (implies --json)',
+    schema: text,
+  },
   color: { flags: '--no-color', description: 'no ANSI colour (env: NO_COLOR)', schema: text },
   debug: {
     flags: '--debug',

@@ -203,6 +203,7 @@ export async function importPets(
   const limiter = new RateLimiter(opts.concurrency);
   const report = new BulkReport(io, {
     json: options.json,
+    ...(options.jsonFields && { jsonFields: options.jsonFields }),
     dryRun: opts.dryRun,
     columns: PET_COLUMNS,
     typedInput: opts.file === '-' && io.stdinIsTTY,

@@ -10,6 +10,7 @@ import { FlagError } from '../errors.js';
 import type * as z from '../zod.js';
 import { takes } from './flags.js';
 import { examplesText, helpWidth } from './help/layout.js';
+import { commandPath, jsonFieldsHelp, prepareJsonOutput } from './json-output.js';
 import { noteMissingValue } from './missing-value.js';
 
 /** Builds (once) the context of the invocation that is running `command`. */
@@ -48,6 +49,20 @@ export type Parsed<
   A extends Record<string, ArgSpec>,
 > = Outputs<F> & Outputs<A>;
 
+/**
+ * What a command prints under --json, declared once: `--json FIELDS` chooses among its
+ * fields, --help and `store help --json` list them, MCP tools return them. The fields are the
+ * keys of `fields`, a schema of src/schemas.ts (or the command's own where the API has none).
+ */
+export type OutputSpec =
+  | {
+      /** One object, an array of them, or one object per line (NDJSON). */
+      shape: 'object' | 'list' | 'lines';
+      fields: z.ZodMiniObject;
+    }
+  /** Whatever the API answered: no fields are declared, and any may be chosen. */
+  | { shape: 'any' };
+
 export interface CommandSpec<
   F extends Record<string, FlagSpec>,
   A extends Record<string, ArgSpec>,
@@ -60,6 +75,8 @@ export interface CommandSpec<
   args?: A;
   /** The key is the name `run` sees, and must be commander's camel-case name of the flag. */
   flags?: F;
+  /** What it prints under --json; a command without one prints no data. */
+  output?: OutputSpec;
   /** Lines shown under "Examples:" in --help, without the `$ `. */
   examples: readonly string[];
   /** Rules between flags (one excludes another…): returns the options `run` gets, or throws a
@@ -100,9 +117,18 @@ export interface ToolSource {
 
 export interface CommandDefinition {
   readonly name: string;
+  readonly description: string;
+  readonly output?: OutputSpec;
   register(parent: Command, context: ContextFactory): Command;
   /** Present when the declaration offers the command to `store mcp`. */
   readonly tool?: ToolSource;
+}
+
+const outputs = new WeakMap<Command, OutputSpec>();
+
+/** The --json output a registered command declares (none for nouns, help, completion…). */
+export function outputOf(command: Command): OutputSpec | undefined {
+  return outputs.get(command);
 }
 
 /** Examples shown at the end of a command's --help, fitted to the help's width. */
@@ -166,11 +192,17 @@ export function defineCommand<
   return {
     name: spec.name,
     tool,
+    description: spec.description,
+    output: spec.output,
     register(parent, context) {
       const command = parent
         .command(spec.name, { hidden: spec.hidden === true })
-        .description(spec.description)
-        .addHelpText('after', examples(spec.examples));
+        .description(spec.description);
+      if (spec.output) {
+        outputs.set(command, spec.output);
+        command.addHelpText('after', jsonFieldsHelp(spec.output));
+      }
+      command.addHelpText('after', examples(spec.examples));
       for (const [key, arg] of args) {
         const argument = new Argument(arg.name, arg.description);
         if (argument.name() !== key) {
@@ -186,7 +218,11 @@ export function defineCommand<
         args.forEach(([key], i) => {
           raw[key] = invoked.processedArgs[i];
         });
-        await spec.run(options(raw), context(invoked), invoked);
+        const opts = options(raw);
+        const ctx = context(invoked);
+        // Fields and a jq filter are checked before anything is read or sent.
+        await prepareJsonOutput(spec.output, ctx.options, commandPath(invoked));
+        await spec.run(opts, ctx, invoked);
       });
       return command;
     },

@@ -5,6 +5,6 @@ import { writeJson } from '../render/output.js';
 import { sanitize } from '../render/sanitize.js';
 
 export function reportDone(ctx: Context, line: string, data: Record<string, unknown>): void {
-  if (ctx.options.json) writeJson(ctx.io, data);
+  if (ctx.options.json) writeJson(ctx.io, data, ctx.options);
   else ctx.io.err(`${sanitize(line)}\n`);
 }

@@ -1,6 +1,6 @@
 import type { CompletionModel, OptionSpec } from './model.js';
 import { positionals } from './model.js';
-import { identifier, indent, pathOf, quote, stepArms, want } from './sh.js';
+import { identifier, indent, jsonFieldArms, pathOf, quote, stepArms, want } from './sh.js';
 
 export function bashScript(model: CompletionModel): string {
   const name = model.name;
@@ -51,6 +51,13 @@ ${indent(positionalArms, 4)}
   esac
 }
 
+# The JSON fields of cmd, for --json.
+__${id}_json_fields() {
+  case $cmd in
+${indent([...jsonFieldArms(model), '*) fields= ;;'], 4)}
+  esac
+}
+
 # Offers what want holds that starts with $1.
 __${id}_reply() {
   local word
@@ -97,6 +104,26 @@ _${id}() {
   for ((i = 1; i < COMP_CWORD; i++)); do
     __${id}_step "\${COMP_WORDS[i]}"
   done
+  # After --json: the command's fields, each after the ones already chosen (--json id,na).
+  # Only fields after --json= (which bash splits at "=") or a comma; after --json alone, the
+  # command's arguments too (the word may be one of them).
+  local prev=\${COMP_WORDS[COMP_CWORD - 1]} fields= head= only=
+  if [[ $cur == = && $prev == --json ]]; then
+    cur= only=1
+  elif [[ $prev == = ]]; then
+    prev=\${COMP_WORDS[COMP_CWORD - 2]} only=1
+  fi
+  if [[ $prev == --json && $cur != -* ]]; then
+    __${id}_json_fields
+    [[ $cur == *,* ]] && head=\${cur%,*}, only=1
+    for i in $fields; do
+      [[ $head$i == "$cur"* ]] && COMPREPLY+=("$head$i")
+    done
+    if [[ -n $only ]]; then
+      compopt -o nospace 2>/dev/null
+      return 0
+    fi
+  fi
   if [[ -n $want ]]; then
     [[ $cur == = ]] && cur=
   elif [[ $cur == -* ]]; then

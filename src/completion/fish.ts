@@ -29,7 +29,8 @@ export function fishScript(model: CompletionModel): string {
   // An option that takes a value: the next word is that value.
   const valueArms = (options: OptionSpec[], prefix: string) =>
     options
-      .filter((option) => option.values)
+      // `--json` may come without fields: the word after it is read as any other.
+      .filter((option) => option.values && option.values.kind !== 'json-fields')
       .flatMap((option) => [
         `case ${option.flags.map((flag) => quote(`${prefix}:${flag}`)).join(' ')}`,
         '    set want 1',
@@ -48,6 +49,9 @@ export function fishScript(model: CompletionModel): string {
         return ['-x', '-a', quote(`(__${id}_profiles)`)];
       case 'files':
         return ['-r', '-F'];
+      case 'json-fields':
+        // Its value may be absent: the fields are offered by a line of their own (below).
+        return [];
       case 'none':
         return ['-x'];
     }
@@ -69,7 +73,18 @@ export function fishScript(model: CompletionModel): string {
       quote(option.description),
     );
 
-  const lines = ['# Options of every command', ...model.common.map((option) => optionLine(option))];
+  const fieldArms = model.commands
+    .filter((command) => command.jsonFields.length > 0)
+    .flatMap((command) => [
+      `case ${quote(pathOf(command.path))}`,
+      `    set fields ${command.jsonFields.join(' ')}`,
+    ]);
+
+  const lines = [
+    '# Options of every command',
+    ...model.common.map((option) => optionLine(option)),
+    complete(`__${id}_after_json`, '-a', quote(`(__${id}_json_fields)`)),
+  ];
   for (const command of model.commands) {
     const path = pathOf(command.path);
     const entries = command.options.map((option) => optionLine(option, `__${id}_in "${path}"`));
@@ -119,6 +134,27 @@ end
 # True anywhere in the command $argv[1] (not in its subcommands).
 function __${id}_in
     string match -q -- "$argv[1]:*" (__${id}_state)
+end
+
+# True where a value of --json is typed: after --json, or in --json=.
+function __${id}_after_json
+    set -l token (commandline -ct)
+    set -l words (commandline -opc)
+    string match -q -- '--json=*' "$token"; and return 0
+    test "$words[-1]" = --json; and not string match -q -- '-*' "$token"
+end
+
+# The JSON fields of the command, each after the ones already chosen (--json id,na<TAB>).
+function __${id}_json_fields
+    set -l cmd (string replace -r ':[^:]*$' '' -- (__${id}_state))
+    set -l head (string match -r '^(?:--json=)?.*,|^--json=' -- (commandline -ct))
+    set -l fields
+    switch $cmd
+${fieldArms.map((line) => `        ${line}`).join('\n')}
+    end
+    for field in $fields
+        echo "$head$field"
+    end
 end
 
 function __${id}_profiles

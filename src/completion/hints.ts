@@ -8,12 +8,15 @@ export type Values =
   /** Profile names, read from the config when completing (`store __complete profiles`). */
   | { kind: 'profiles' }
   | { kind: 'files' }
+  /** The JSON fields of the command being completed (`--json id,na<TAB>`), comma-separated. */
+  | { kind: 'json-fields' }
   /** A value nobody can guess (a number, a URL, a name): nothing is offered. */
   | { kind: 'none' };
 
 export const words = (list: readonly string[]): Values => ({ kind: 'words', words: list });
 export const PROFILES: Values = { kind: 'profiles' };
 export const FILES: Values = { kind: 'files' };
+export const JSON_FIELDS: Values = { kind: 'json-fields' };
 
 const declared = new WeakMap<Option | Argument, Values>();
 

@@ -3,7 +3,9 @@
 // The shell renderers only turn this model into script text, so a new command or flag is
 // completed as soon as it is registered.
 import type { Argument, Command, Option } from 'commander';
+import { outputOf } from '../commands/define.js';
 import { HELP_TOPICS } from '../commands/help/topics.js';
+import { declaredFields } from '../commands/json-output.js';
 import { argumentValues, optionValues, type Values } from './hints.js';
 
 export interface OptionSpec {
@@ -25,6 +27,8 @@ export interface CommandSpec {
   options: OptionSpec[];
   /** What each positional argument completes to, by position. */
   arguments: (Values | undefined)[];
+  /** The fields `--json` completes to (`--json id,na<TAB>`). */
+  jsonFields: string[];
 }
 
 export interface CompletionModel {
@@ -67,6 +71,7 @@ export function completionModel(program: Command): CompletionModel {
       arguments: command.registeredArguments.map((argument: Argument, index) =>
         argumentValues(program, path, argument, index),
       ),
+      jsonFields: declaredFields(outputOf(command)) ?? [],
     };
   });
   return { name: program.name(), commands, common };
@@ -107,6 +112,7 @@ export function withHelpWalk(model: CompletionModel): CompletionModel {
         subcommands: verbs,
         options: [],
         arguments: [],
+        jsonFields: [],
       });
     }
   }

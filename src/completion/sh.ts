@@ -32,8 +32,12 @@ export function stepArms(model: CompletionModel): string[] {
       arms.push(`${patterns.join('|')}) cmd=${quote([...command.path, sub.name].join(' '))} ;;`);
     }
   }
+  // `--json` may come without fields: the word after it is read as any other (the field
+  // list is completed where the scripts see `--json` just before the cursor).
   const valueArm = (patterns: string[], option: OptionSpec) =>
-    option.values ? [`${patterns.join('|')}) want=${quote(want(option.values))} ;;`] : [];
+    option.values && option.values.kind !== 'json-fields'
+      ? [`${patterns.join('|')}) want=${quote(want(option.values))} ;;`]
+      : [];
   for (const command of model.commands) {
     for (const option of command.options) {
       arms.push(
@@ -52,8 +56,18 @@ export function stepArms(model: CompletionModel): string[] {
       ),
     );
   }
-  arms.push('*:-*) ;;', '*) nargs=$((nargs + 1)) ;;');
+  // A lone "=" is bash's piece of `--json=id`, never an argument.
+  arms.push('*:-*|*:=) ;;', '*) nargs=$((nargs + 1)) ;;');
   return arms;
+}
+
+/** Arms of `case $cmd` that set `fields` to the JSON fields of the command. */
+export function jsonFieldArms(model: CompletionModel): string[] {
+  return model.commands
+    .filter((command) => command.jsonFields.length > 0)
+    .map(
+      (command) => `${quote(pathOf(command))}) fields=${quote(command.jsonFields.join(' '))} ;;`,
+    );
 }
 
 /** Indents the lines of a case body. */

@@ -1,6 +1,6 @@
 import type { CompletionModel, OptionSpec } from './model.js';
 import { positionals } from './model.js';
-import { identifier, indent, pathOf, quote, stepArms, want } from './sh.js';
+import { identifier, indent, jsonFieldArms, pathOf, quote, stepArms, want } from './sh.js';
 
 /** `word:description` entries for _describe, which splits at the first unescaped colon. */
 function entries(items: { word: string; description: string }[]): string {
@@ -69,6 +69,13 @@ ${indent(positionalArms, 4)}
   esac
 }
 
+# The JSON fields of cmd, for --json.
+__${id}_json_fields() {
+  case $cmd in
+${indent([...jsonFieldArms(model), '*) fields= ;;'], 4)}
+  esac
+}
+
 _${id}() {
   local cmd= want= cur=\${words[CURRENT]}
   local -a described
@@ -76,6 +83,20 @@ _${id}() {
   for (( i = 2; i < CURRENT; i++ )); do
     __${id}_step "\${words[i]}"
   done
+  # After --json: the command's fields, each after the ones already chosen (--json id,na).
+  # Only fields after --json= or a comma; after --json alone, the command's arguments too
+  # (the word may be one of them).
+  local fields=
+  if [[ $cur == --json=* || ( \${words[CURRENT-1]} == --json && $cur != -* ) ]]; then
+    __${id}_json_fields
+    if [[ $cur == --json=* || $cur == *,* ]]; then
+      compset -P '--json='
+      compset -P '*,'
+      compadd -S '' -- \${=fields}
+      return
+    fi
+    compadd -- \${=fields}
+  fi
   if [[ -z $want ]]; then
     if [[ $cur == -*=* ]]; then
       # --opt=value: the value after the "=".

@@ -5,7 +5,7 @@ import { type CliError, describeError, toReport } from '../errors.js';
 import { type IOStreams, type StatusLine, writeErrorsArrived } from '../io.js';
 import { stringifyJson } from '../json.js';
 import type { Pet } from '../schemas.js';
-import { type Column, loadTable, type RowWriter, rowWriter } from './output.js';
+import { type Column, loadTable, type RowWriter, rowWriter, selectFields } from './output.js';
 import { sanitize } from './sanitize.js';
 
 export type Outcome =
@@ -19,6 +19,8 @@ export type Outcome =
 
 export interface BulkReportOptions {
   json: boolean;
+  /** --json FIELDS: only these keys of each animal created (a failure's line stays whole). */
+  jsonFields?: readonly string[];
   dryRun: boolean;
   columns: readonly Column<Pet>[];
   /** The input is typed at the terminal (`--file -`): no progress line, which would sit at
@@ -110,8 +112,10 @@ export class BulkReport {
     switch (outcome.kind) {
       case 'created':
         this.created += 1;
-        if (json) this.line(outcome.pet);
-        else this.row(outcome.pet);
+        if (json) {
+          const fields = this.options.jsonFields;
+          this.line(fields ? selectFields(outcome.pet, fields) : outcome.pet);
+        } else this.row(outcome.pet);
         break;
       case 'valid':
         this.valid += 1;

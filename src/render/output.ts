@@ -2,9 +2,12 @@
 // tab-separated rows with a header when piped, or the API's JSON with --json.
 // The terminal table (and chalk) live in ./table.ts, imported only when one is drawn, so
 // the JSON and tab-separated paths load neither.
+
+import { CliError, ExitCode, FlagError } from '../errors.js';
 import type { IOStreams } from '../io.js';
-import { stringifyJson } from '../json.js';
+import { parseJson, stringifyJson } from '../json.js';
 import { chunkedOut } from './chunks.js';
+import type { JqEngine } from './jq.js';
 import { fitColumns } from './layout.js';
 import { sanitize, tsvField } from './sanitize.js';
 import type { CellTable, ColorFn } from './table.js';
@@ -23,6 +26,10 @@ export interface Column<T> {
 
 export interface OutputOptions {
   json: boolean;
+  /** --json FIELDS: only these keys of each object, in this order. */
+  jsonFields?: readonly string[];
+  /** --jq: the filter the JSON goes through (compiled by prepareJq before the command ran). */
+  jq?: string;
 }
 
 /** A cell's text: strings as they are, other JSON values as JSON, nothing for null. */
@@ -35,9 +42,62 @@ export function cellText(value: unknown): string {
   return stringifyJson(value) ?? '';
 }
 
-/** One JSON document: indented for a person on a terminal, compact for a program. */
-export function writeJson(io: IOStreams, data: unknown): void {
-  io.out(`${stringifyJson(data, io.stdoutIsTTY ? 2 : undefined)}\n`);
+/** One JSON document: indented for a person on a terminal, compact for a program; only the
+ * fields chosen, or what the --jq filter makes of it. */
+export function writeJson(io: IOStreams, data: unknown, options?: OutputOptions): void {
+  const chosen = options?.jsonFields ? selectFields(data, options.jsonFields) : data;
+  if (options?.jq !== undefined) {
+    writeJq(io, options.jq, stringifyJson(chosen));
+    return;
+  }
+  io.out(`${stringifyJson(chosen, io.stdoutIsTTY ? 2 : undefined)}\n`);
+}
+
+/** Each object (each element of an array) with only `fields`, in that order; a field an
+ * object lacks is null, so that every object has the same keys. */
+export function selectFields(data: unknown, fields: readonly string[]): unknown {
+  const pick = (value: unknown) =>
+    isRecord(value)
+      ? Object.fromEntries(fields.map((field) => [field, own(value, field) ?? null]))
+      : value;
+  return Array.isArray(data) ? data.map(pick) : pick(data);
+}
+
+let jqLoading: Promise<JqEngine> | undefined;
+let loadedJq: JqEngine | undefined;
+
+/** Loads the jq engine (once) and compiles `expression`: an expression jq refuses is a usage
+ * error, found before anything is sent. */
+export async function prepareJq(expression: string): Promise<void> {
+  jqLoading ??= import('./jq.js').then(async ({ loadJqEngine }) => {
+    loadedJq = await loadJqEngine();
+    return loadedJq;
+  });
+  const problem = (await jqLoading).compileError(expression);
+  if (problem !== undefined) throw new FlagError(`--jq: ${problem}`);
+}
+
+/**
+ * The filter's results, each on its own line: strings as their text (jq -r), anything else
+ * as JSON, exact (jq's own text). A filter that fails prints nothing: stdout is empty on any
+ * failure. On a terminal, strings are neutralised and JSON indented, as everywhere.
+ */
+function writeJq(io: IOStreams, expression: string, text: string): void {
+  if (!loadedJq) throw new Error('--jq runs after prepareJq');
+  const run = loadedJq.run(expression, text);
+  if (!run.ok) throw new CliError(`--jq: ${run.message}`, ExitCode.failure, 'jq_error');
+  // What the filter itself says (`debug`, `stderr`) goes to stderr, as with jq.
+  if (run.stderr !== '') io.err(run.stderr.endsWith('\n') ? run.stderr : `${run.stderr}\n`);
+  const out = chunkedOut(io);
+  for (const result of run.results) {
+    if (result.startsWith('"')) {
+      const raw = JSON.parse(result) as string;
+      out.add(`${io.stdoutIsTTY ? raw.split('\n').map(sanitize).join('\n') : raw}\n`);
+    } else {
+      out.add(`${io.stdoutIsTTY ? stringifyJson(parseJson(result), 2) : result}\n`);
+    }
+  }
+  out.end();
 }
 
 type TableModule = typeof import('./table.js');
@@ -147,7 +207,7 @@ export async function renderRows<T>(
   jsonData: unknown = rows,
 ): Promise<void> {
   if (options.json) {
-    writeJson(io, jsonData);
+    writeJson(io, jsonData, options);
     return;
   }
   if (!io.stdoutIsTTY && !io.colorOut) {
@@ -199,7 +259,7 @@ const own = (row: Row, key: string): unknown => (Object.hasOwn(row, key) ? row[k
  * the order first seen (built in one pass); anything else is printed as JSON. */
 export async function renderAny(io: IOStreams, data: unknown, options: OutputOptions) {
   if (options.json || !Array.isArray(data) || !data.every(isRecord)) {
-    writeJson(io, data);
+    writeJson(io, data, options);
     return;
   }
   // No rows, so no keys: a header line would be an empty line.

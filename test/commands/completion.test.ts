@@ -75,6 +75,7 @@ describe('the completion model', () => {
         { flags: ['--quiet'], description: 'say nothing', values: undefined },
       ],
       arguments: [undefined],
+      jsonFields: [],
     });
   });
 
@@ -95,6 +96,11 @@ describe('the completion model', () => {
       },
     ]);
     expect(byPath('profile use')?.arguments).toEqual([{ kind: 'profiles' }]);
+    // --json's fields, from each command's output declaration.
+    expect(byPath('pets list')?.jsonFields).toEqual(['id', 'name', 'categoryId', 'status']);
+    expect(byPath('messages send')?.jsonFields).toEqual(['id', 'message', 'status', 'createdAt']);
+    expect(byPath('orders list')?.jsonFields).toEqual([]);
+    expect(byPath('completion')?.jsonFields).toEqual([]);
     // store api completes the spec's paths (contract, "Raw requests").
     expect(byPath('api')?.arguments).toEqual([
       { kind: 'words', words: ['/pets', '/pets/{petId}', '/messages', '/store/orders'] },
@@ -106,7 +112,8 @@ describe('the completion model', () => {
     expect(model.common.map((option) => [option.flags.join(' '), option.values?.kind])).toEqual([
       ['-V --version', undefined],
       ['-p --profile', 'profiles'],
-      ['--json', undefined],
+      ['--json', 'json-fields'],
+      ['--jq', 'none'],
       ['--no-color', undefined],
       ['--debug', undefined],
       ['--timeout', 'none'],

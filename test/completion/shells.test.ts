@@ -148,6 +148,7 @@ const CASES: [string, string[]][] = [
     [
       '--debug',
       '--help',
+      '--jq',
       '--json',
       '--limit',
       '--no-color',
@@ -161,8 +162,16 @@ const CASES: [string, string[]][] = [
   ['store completion ', ['bash', 'fish', 'zsh']],
   ['store help ', [...TOP_LEVEL, ...HELP_TOPIC_NAMES].sort()],
   ['store pets list --limit ', []],
-  // A flag before the positional is not the positional.
-  ['store profile use --json ', ['eu', 'production', 'sandbox', 'staging', 'team-b']],
+  // A flag before the positional is not the positional: after --json, its fields or the
+  // argument (src/commands/json-flag.ts reads the word as either).
+  [
+    'store profile use --json ',
+    ['current', 'eu', 'overriddenBy', 'production', 'profile', 'sandbox', 'staging', 'team-b'],
+  ],
+  ['store pets list --json ', ['categoryId', 'id', 'name', 'status']],
+  ['store pets list --json n', ['name']],
+  ['store --json pets l', ['list']],
+  ['store pets list --jq ', []],
   // After `help` under a noun: its commands, not the help topics.
   ['store pets help ', [...PETS_VERBS].sort()],
   // `store help` takes a command's path: after a noun, its commands; nothing after a verb.
@@ -172,16 +181,36 @@ const CASES: [string, string[]][] = [
   ['store help exit-codes ', []],
 ];
 
+/** Fields after a comma: bash and fish offer the whole word, zsh the part after the comma. */
+const AFTER_COMMA: Record<Shell, [string, string[]][]> = {
+  bash: [
+    ['store pets list --json id,', ['id,categoryId', 'id,id', 'id,name', 'id,status']],
+    ['store messages send --json id,c', ['id,createdAt']],
+  ],
+  zsh: [
+    ['store pets list --json id,', ['categoryId', 'id', 'name', 'status']],
+    ['store messages send --json id,c', ['createdAt']],
+  ],
+  fish: [
+    ['store pets list --json id,', ['id,categoryId', 'id,id', 'id,name', 'id,status']],
+    ['store messages send --json id,c', ['id,createdAt']],
+  ],
+};
+
 /** `--flag=value`, as each shell offers it (bash splits the line at `=` itself: not here). */
 const WITH_EQUALS: Record<'zsh' | 'fish', [string, string[]][]> = {
   zsh: [
     ['store pets list --status=p', ['pending']],
     ['store -p=s', ['sandbox', 'staging']],
     ['store --profile=s', ['sandbox', 'staging']],
+    ['store pets list --json=id,', ['categoryId', 'id', 'name', 'status']],
+    ['store pets list --json=', ['categoryId', 'id', 'name', 'status']],
   ],
   fish: [
     ['store pets list --status=p', ['--status=pending']],
     ['store --profile=s', ['--profile=sandbox', '--profile=staging']],
+    ['store pets list --json=id,n', ['--json=id,name']],
+    ['store pets list --json=c', ['--json=categoryId']],
   ],
 };
 
@@ -191,7 +220,7 @@ for (const shell of ['bash', 'zsh', 'fish'] as const) {
     ? `${shell} completion (skipped: ${shell} is not installed)`
     : `${shell} completion`;
   describe.skipIf(missing)(title, () => {
-    it.each(CASES)('completes %j', async (line, expected) => {
+    it.each([...CASES, ...AFTER_COMMA[shell]])('completes %j', async (line, expected) => {
       expect(await complete(shell, line)).toEqual({ code: 0, words: expected });
     });
     if (shell !== 'bash') {

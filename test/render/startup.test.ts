@@ -68,14 +68,17 @@ describe('what an API command loads', () => {
 
   it.each([
     ['--json', ['--json', 'pets', 'list'], `${PETS}\n`],
+    ['--json FIELDS', ['pets', 'list', '--json', 'name'], '[{"name":"Rex"}]\n'],
     ['tab-separated', ['pets', 'list'], 'ID\tNAME\tCATEGORY\tSTATUS\n1\tRex\t2\tavailable\n'],
   ])(
     'store pets list (%s) loads neither chalk nor the table renderer',
     async (_what, argv, stdout) => {
       const result = await modulesLoaded(argv, await start());
       expect(result).toMatchObject({ code: 0, stdout, stderr: '' });
-      // chalk and the table are only in table.cjs (the last test), which was not even read.
+      // chalk and the table are only in table.cjs (the last test), which was not even read;
+      // nor was the jq engine's jq.cjs (next test).
       expect(result.scripts).toEqual(['store.cjs']);
+      expect(result.ran.filter((name) => /jq/.test(name))).toEqual([]);
       // What the request does run: the detection is not blind.
       expect(result.ran).toContain('src/render/output.ts');
       // Only the command that runs is loaded (src/program.ts, loadCommands).
@@ -141,6 +144,13 @@ describe('what an API command loads', () => {
     const fromKeyring = await modulesLoaded(['pets', 'list', '--json'], env);
     expect(fromKeyring.code).toBe(4);
     expect(fromKeyring.ran).toContain('src/config/key-store.ts');
+  });
+
+  it('loads the jq engine (jq.cjs) for --jq, and only then', async () => {
+    const result = await modulesLoaded(['pets', 'list', '--jq', '.[].name'], await start());
+    expect(result).toMatchObject({ code: 0, stdout: 'Rex\n', stderr: '' });
+    expect(result.scripts).toEqual(['jq.cjs', 'store.cjs']);
+    expect(ranOf(result.ran, 'jq-wasm')).not.toEqual([]);
   });
 
   it('sees the modules a command does load (a config write takes its lock with crypto)', async () => {

@@ -4,6 +4,7 @@ import { commandFor } from '../../config/profile-hints.js';
 import { maskKey } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
 import { ApiError, AuthError, FlagError, NetworkError } from '../../errors.js';
+import * as z from '../../zod.js';
 import { defineCommand } from '../define.js';
 import { reportDone } from '../done.js';
 import { switchFlag } from '../flags.js';
@@ -24,6 +25,10 @@ export const command = defineCommand({
       '--insecure-storage',
       'save the key in config.json (plain text, mode 0600) instead of the system keyring',
     ),
+  },
+  output: {
+    shape: 'object',
+    fields: z.object({ profile: z.string(), key: z.string(), verified: z.boolean() }),
   },
   examples: [
     'store auth login',

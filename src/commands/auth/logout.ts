@@ -1,11 +1,13 @@
 import { removeKey } from '../../config/key-store.js';
 import type { Context } from '../../context.js';
+import * as z from '../../zod.js';
 import { defineCommand } from '../define.js';
 import { reportDone } from '../done.js';
 
 export const command = defineCommand({
   name: 'logout',
   description: 'Forget the stored API key of the profile (in the keyring and in config.json)',
+  output: { shape: 'object', fields: z.object({ profile: z.string(), keyRemoved: z.boolean() }) },
   examples: ['store auth logout', 'store -p staging auth logout'],
   run,
 });

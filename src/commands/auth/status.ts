@@ -10,20 +10,28 @@ import type { Context } from '../../context.js';
 import { ApiError, AuthError, CliError } from '../../errors.js';
 import { type Column, renderItem, writeJson } from '../../render/output.js';
 import { sanitize } from '../../render/sanitize.js';
+import * as z from '../../zod.js';
 import { defineCommand } from '../define.js';
 
-export interface AuthStatus {
-  profile: string;
-  baseUrl: string;
+/** What it prints under --json. */
+const AuthStatusFields = z.object({
+  profile: z.string(),
+  baseUrl: z.string(),
+  baseUrlSource: z.string(),
+  keySource: z.string(),
+  /** Where the key is kept (keyring, file, env, builtin); null when there is none. */
+  keyStorage: z.nullable(z.string()),
+  /** Masked; null when there is no key. */
+  key: z.nullable(z.string()),
+  /** Accepted; false when rejected or there is no key; null when the API could not tell. */
+  valid: z.nullable(z.boolean()),
+});
+
+export type AuthStatus = z.infer<typeof AuthStatusFields> & {
   baseUrlSource: BaseUrlSource;
   keySource: ResolvedProfile['keySource'];
-  /** Where the key is kept; null when there is none. */
   keyStorage: KeyStorage | null;
-  /** Masked; null when there is no key. */
-  key: string | null;
-  /** Accepted; false when rejected or there is no key; null when the API could not tell. */
-  valid: boolean | null;
-}
+};
 
 // Tab-separated for a script. A terminal gets the lines of describe() instead: a one-row table
 // of these needs 84 columns for production's URL, and would cut the URL or drop the key.
@@ -42,6 +50,7 @@ export const command = defineCommand({
   name: 'status',
   description: 'Show the profile, where its key comes from, and whether the API accepts it',
   mcp: { access: 'read' },
+  output: { shape: 'object', fields: AuthStatusFields },
   examples: ['store auth status', 'store -p staging auth status --json'],
   run,
 });
@@ -85,7 +94,7 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
   }
   // What is known is printed whatever the verdict: on stdout as JSON, or for a person on
   // stdout when the key was accepted and on stderr, above the error, when it was not.
-  if (ctx.options.json) writeJson(ctx.io, status);
+  if (ctx.options.json) writeJson(ctx.io, status, ctx.options);
   else if (status.valid === true && ctx.io.stdoutIsTTY)
     ctx.io.out(`${describe(status)}valid    yes\n`);
   else if (status.valid === true) await renderItem(ctx.io, status, COLUMNS, ctx.options);

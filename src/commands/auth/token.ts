@@ -2,11 +2,21 @@ import { loginHint } from '../../config/profile-hints.js';
 import type { Context } from '../../context.js';
 import { AuthError } from '../../errors.js';
 import { writeJson } from '../../render/output.js';
+import * as z from '../../zod.js';
 import { defineCommand } from '../define.js';
+
+/** What --json prints: the key itself, unmasked (that is the command). */
+const Token = z.object({
+  profile: z.string(),
+  keySource: z.string(),
+  keyStorage: z.nullable(z.string()),
+  key: z.string(),
+});
 
 export const command = defineCommand({
   name: 'token',
   description: 'Print the API key in use (the only command that shows it unmasked)',
+  output: { shape: 'object', fields: Token },
   examples: [
     'store auth token',
     'curl -H "Authorization: Bearer $(store auth token)" https://api.animal-store.example/v1/pets',
@@ -22,12 +32,13 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
   }
   // --json: one JSON document, as everywhere (the key itself, unmasked: that is the command).
   if (ctx.options.json) {
-    writeJson(ctx.io, {
+    const token = {
       profile: profile.name,
       keySource: profile.keySource,
       keyStorage: profile.keyStorage,
       key,
-    });
+    };
+    writeJson(ctx.io, token satisfies z.infer<typeof Token>, ctx.options);
   } else {
     ctx.io.out(`${key}\n`);
   }

@@ -2,7 +2,7 @@ import { sendMessage } from '../../api/messages.js';
 import type { Context } from '../../context.js';
 import { FlagError, notingMaybeActed } from '../../errors.js';
 import { type Column, renderItem } from '../../render/output.js';
-import type { Message } from '../../schemas.js';
+import { Message } from '../../schemas.js';
 import * as z from '../../zod.js';
 import { defineCommand } from '../define.js';
 import { hasUnreadableBytes, notUtf8 } from '../flags.js';
@@ -29,6 +29,7 @@ export const command = defineCommand({
     },
   },
   mcp: { access: 'write' },
+  output: { shape: 'object', fields: Message },
   examples: [
     'store messages send "Hello from the store"',
     'echo "Restock done" | store messages send',

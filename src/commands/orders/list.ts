@@ -8,6 +8,7 @@ export const command = defineCommand({
   name: 'list',
   description: 'List store orders',
   mcp: { access: 'read' },
+  output: { shape: 'any' },
   examples: ['store orders list', 'store orders list --json'],
   run,
 });

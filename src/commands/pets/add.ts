@@ -10,7 +10,7 @@ import { commandFor } from '../../config/profile-hints.js';
 import type { Context } from '../../context.js';
 import { CancelledError, FlagError, notingMaybeActed } from '../../errors.js';
 import { renderItem } from '../../render/output.js';
-import { type Int64, type NewPet, PET_STATUSES, type PetStatus } from '../../schemas.js';
+import { type Int64, type NewPet, PET_STATUSES, Pet, type PetStatus } from '../../schemas.js';
 import * as z from '../../zod.js';
 import { defineCommand, missingFlags, parseValue } from '../define.js';
 import { fileFlag, int64Flag, intFlag, statusFlag, switchFlag, textFlag } from '../flags.js';
@@ -65,6 +65,8 @@ export const command = defineCommand({
   },
   // One animal from its fields: a file is of this machine, not the agent's.
   mcp: { access: 'write', omit: ['file', 'concurrency', 'failed', 'skip', 'dryRun'] },
+  // With --file: one such object per input, on its own line.
+  output: { shape: 'object', fields: Pet },
   examples: [
     'store pets add --name Rex --category-id 1 --status available',
     'store pets add --file animals.ndjson --json > results.ndjson',
@@ -123,6 +125,13 @@ export async function run(opts: AddOptions, ctx: Context): Promise<void> {
   // stays as it is: it would not grow, and a restart is one more start (≈60 ms).
   // A Ctrl-C already received would be lost in the restart.
   if (ctx.signal.aborted) throw new CancelledError();
+  // One result per input, as it comes, and failures among them: a filter of the whole would
+  // hold every line back, one per line would mix with failures.
+  if (ctx.options.jq !== undefined) {
+    throw new FlagError(
+      '--jq does not apply to pets add --file; its --json output is NDJSON, one line per input',
+    );
+  }
   await refuseFailedOverInput(opts.file, opts.failed, ctx);
   const sized =
     opts.dryRun || !(await mayBeLarge(opts.file, ctx)) || ctx.restartWithV8Flags(BULK_V8_FLAGS);

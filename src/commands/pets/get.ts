@@ -1,7 +1,7 @@
 import { getPet } from '../../api/pets.js';
 import type { Context } from '../../context.js';
 import { renderItem } from '../../render/output.js';
-import type { Int64 } from '../../schemas.js';
+import { type Int64, Pet } from '../../schemas.js';
 import { defineCommand } from '../define.js';
 import { int64Flag } from '../flags.js';
 import { PET_COLUMNS } from './columns.js';
@@ -18,6 +18,7 @@ export const command = defineCommand({
   description: 'Show one animal (deprecated: use `store pets list --status`)',
   args: { petId: { name: '<petId>', description: 'the animal’s id', schema: int64Flag('petId') } },
   mcp: { access: 'read' },
+  output: { shape: 'object', fields: Pet },
   examples: ['store pets get 42', 'store pets get 42 --json'],
   run,
 });

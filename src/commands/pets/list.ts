@@ -2,7 +2,7 @@ import { listPets } from '../../api/pets.js';
 import type { Context } from '../../context.js';
 import { renderRows } from '../../render/output.js';
 import { dim } from '../../render/style.js';
-import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, type PetStatus } from '../../schemas.js';
+import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, Pet, type PetStatus } from '../../schemas.js';
 import * as z from '../../zod.js';
 import { defineCommand } from '../define.js';
 import { intFlag, statusFlag } from '../flags.js';
@@ -25,10 +25,12 @@ export const command = defineCommand({
     },
   },
   mcp: { access: 'read' },
+  output: { shape: 'list', fields: Pet },
   examples: [
     'store pets list',
     'store pets list --status available --limit 50',
-    "store pets list --json | jq '.[].name'",
+    'store pets list --json id,name',
+    "store pets list --jq '.[].name'",
   ],
   run,
 });

@@ -12,6 +12,7 @@ import {
 import { quote } from '../../config/quote.js';
 import type { Context } from '../../context.js';
 import { type Column, renderRows } from '../../render/output.js';
+import * as z from '../../zod.js';
 import { defineCommand } from '../define.js';
 
 function hasStoredKey(stored: StoredProfile | undefined): boolean {
@@ -19,14 +20,15 @@ function hasStoredKey(stored: StoredProfile | undefined): boolean {
 }
 
 /** What `profile list` shows of a profile: never the key itself. */
-export interface ProfileRow {
-  name: string;
-  baseUrl: string;
-  messagesUrl: string;
-  current: boolean;
+const ProfileRow = z.object({
+  name: z.string(),
+  baseUrl: z.string(),
+  messagesUrl: z.string(),
+  current: z.boolean(),
   /** Whether a key is stored for this profile (in the keyring or config.json). */
-  hasKey: boolean;
-}
+  hasKey: z.boolean(),
+});
+export type ProfileRow = z.infer<typeof ProfileRow>;
 
 function keyLabel(row: ProfileRow): string {
   if (row.hasKey) return 'stored';
@@ -51,6 +53,7 @@ const COLUMNS: Column<ProfileRow>[] = [
 export const command = defineCommand({
   name: 'list',
   description: 'List profiles; * marks the one in use',
+  output: { shape: 'list', fields: ProfileRow },
   examples: ['store profile list', 'store profile list --json'],
   run,
 });

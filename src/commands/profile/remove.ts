@@ -9,6 +9,7 @@ import {
 } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
 import { FlagError } from '../../errors.js';
+import * as z from '../../zod.js';
 import { defineCommand } from '../define.js';
 import { reportDone } from '../done.js';
 import { profileArg } from '../flags.js';
@@ -21,6 +22,10 @@ export const command = defineCommand({
   name: 'remove',
   description: 'Remove a profile you created, with its stored key',
   args: { name: profileArg('the profile') },
+  output: {
+    shape: 'object',
+    fields: z.object({ profile: z.string(), removed: z.boolean(), current: z.string() }),
+  },
   examples: ['store profile remove eu'],
   run,
 });

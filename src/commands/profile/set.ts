@@ -35,6 +35,15 @@ export const command = defineCommand({
       schema: z.optional(z.string()),
     },
   },
+  output: {
+    shape: 'object',
+    fields: z.object({
+      profile: z.string(),
+      created: z.boolean(),
+      baseUrl: z.string(),
+      messagesUrl: z.string(),
+    }),
+  },
   examples: [
     'store profile set eu --base-url https://eu.animal-store.example/v1',
     'store profile set local --base-url http://localhost:8080/v1',

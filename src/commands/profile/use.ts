@@ -1,6 +1,7 @@
 import { urlOverrideNotes } from '../../config/profile-hints.js';
 import { profileExists, profileNames, unknownProfileError } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
+import * as z from '../../zod.js';
 import { defineCommand } from '../define.js';
 import { reportDone } from '../done.js';
 import { profileArg } from '../flags.js';
@@ -13,6 +14,14 @@ export const command = defineCommand({
   name: 'use',
   description: 'Make a profile the current one',
   args: { name: profileArg('the profile') },
+  output: {
+    shape: 'object',
+    fields: z.object({
+      profile: z.string(),
+      current: z.boolean(),
+      overriddenBy: z.nullable(z.string()),
+    }),
+  },
   examples: ['store profile use staging', 'store profile use production'],
   run,
 });

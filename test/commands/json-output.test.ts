@@ -1,0 +1,261 @@
+// --json FIELDS and --jq, in-process against nock: the exact request, output and exit code.
+import { describe, expect, it } from 'vitest';
+import { baseEnv, configSetup, run } from '../helpers/cli.js';
+import { api, KEY, unexpected } from '../helpers/http.js';
+
+// As the server sends it: the second id is beyond 2^53, and a field the client does not know.
+const BODY =
+  '[{"id":1,"name":"Rex","categoryId":2,"status":"available"},{"id":9007199254740993,"name":"Tom","categoryId":3,"tag":{"color":"grey"}}]';
+const env = () => baseEnv({ STORE_API_KEY: KEY });
+const listed = () => api().get('/v1/pets').reply(200, BODY);
+
+describe('--json FIELDS', () => {
+  it.each([
+    [['pets', 'list', '--json', 'id,name']],
+    [['pets', 'list', '--json=id,name']],
+    [['pets', 'list', '--json', ' id , name ']],
+    [['--json', 'id,name', 'pets', 'list']],
+    [['pets', '--json=id,name', 'list']],
+  ])('%j prints only those keys of each object, ids exact', async (argv) => {
+    const scope = listed();
+    const result = await run(argv, { env: env() });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 0,
+      stdout: '[{"id":1,"name":"Rex"},{"id":9007199254740993,"name":"Tom"}]\n',
+      stderr: '',
+      prompts: [],
+    });
+  });
+
+  it('keeps the order asked for; a field an object lacks is null; a field named twice once', async () => {
+    listed();
+    const result = await run(['pets', 'list', '--json', 'status,id,status'], { env: env() });
+    expect(result.stdout).toBe(
+      '[{"status":"available","id":1},{"status":null,"id":9007199254740993}]\n',
+    );
+  });
+
+  it('indents on a terminal, as --json does', async () => {
+    api()
+      .get('/v1/pets/9007199254740993')
+      .reply(200, '{"id":9007199254740993,"name":"Tom","categoryId":3}');
+    const result = await run(['pets', 'get', '9007199254740993', '--json', 'name'], {
+      env: { ...env(), STORE_NO_DEPRECATION_WARNINGS: '1' },
+      tty: true,
+    });
+    expect(result).toMatchObject({ code: 0, stdout: '{\n  "name": "Tom"\n}\n', stderr: '' });
+  });
+
+  it('takes a word after --json as fields only where it can be fields', async () => {
+    // A command word, an id, a profile name: not fields.
+    listed();
+    expect((await run(['--json', 'pets', 'list'], { env: env() })).stdout).toBe(`${BODY}\n`);
+    api().get('/v1/pets/42').reply(200, '{"id":42,"name":"Rex","categoryId":2}');
+    const get = await run(['pets', 'get', '--json', '42'], {
+      env: { ...env(), STORE_NO_DEPRECATION_WARNINGS: '1' },
+    });
+    expect(get).toMatchObject({ code: 0, stdout: '{"id":42,"name":"Rex","categoryId":2}\n' });
+    const { env: profiles } = configSetup();
+    const use = await run(['profile', 'use', '--json', 'staging'], { env: profiles });
+    expect(use).toEqual({
+      code: 0,
+      stdout: '{"profile":"staging","current":true,"overriddenBy":null}\n',
+      stderr: '',
+      prompts: [],
+    });
+    // The command's own fields, where an argument could also stand: fields.
+    const again = await run(['profile', 'use', '--json', 'profile', 'staging'], { env: profiles });
+    expect(again).toMatchObject({ code: 0, stdout: '{"profile":"staging"}\n' });
+  });
+
+  it.each([
+    [
+      ['pets', 'list', '--json', 'nope'],
+      'unknown JSON field "nope" (did you mean "name"?); fields of store pets list: id, name, categoryId, status',
+    ],
+    [
+      ['pets', 'list', '--json=id,nmae'],
+      'unknown JSON field "nmae" (did you mean "name"?); fields of store pets list: id, name, categoryId, status',
+    ],
+    [
+      ['messages', 'send', 'hi', '--json', 'id,text'],
+      'unknown JSON field "text"; fields of store messages send: id, message, status, createdAt',
+    ],
+    [
+      ['pets', 'list', '--json=id,,name'],
+      '--json takes field names separated by commas (got "id,,name")',
+    ],
+    [
+      ['completion', 'bash', '--json=id'],
+      'store completion prints no JSON data: --json FIELDS does not apply to it',
+    ],
+    [
+      ['completion', 'bash', '--jq', '.'],
+      'store completion prints no JSON data: --jq does not apply to it',
+    ],
+  ])('%j is a usage error, and nothing is sent', async (argv, message) => {
+    const result = await run(argv, { env: env() });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `${JSON.stringify({ error: { code: 'usage_error', message, status: null } })}\n`,
+      prompts: [],
+    });
+    expect(unexpected).toEqual([]);
+  });
+
+  it('chooses any field of an answer whose fields are not described (orders list)', async () => {
+    api()
+      .get('/v1/store/orders')
+      .reply(200, '[{"orderId":7,"petId":9007199254740993,"quantity":1}]');
+    const result = await run(['orders', 'list', '--json', 'petId,orderId'], { env: env() });
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: '[{"petId":9007199254740993,"orderId":7}]\n',
+      stderr: '',
+    });
+  });
+
+  it('chooses among the fields of each animal a bulk add created; a failure’s line stays whole', async () => {
+    const scope = api()
+      .post('/v1/pets', { name: 'Rex', categoryId: 2 })
+      .reply(201, '{"id":9007199254740995,"name":"Rex","categoryId":2}');
+    const result = await run(['pets', 'add', '--file', '-', '--json', 'id'], {
+      env: env(),
+      stdin: '{"name":"Rex","categoryId":2}\n{"name":"Tom"}\n',
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe(
+      '{"id":9007199254740995}\n{"input":2,"error":{"code":"invalid_input","message":"categoryId is required","status":null}}\n',
+    );
+  });
+
+  it('refuses --jq for a bulk add (NDJSON, one line per input), before reading it', async () => {
+    const result = await run(['pets', 'add', '--file', '-', '--jq', '.id'], {
+      env: env(),
+      stdin: '{"name":"Rex","categoryId":1}\n',
+    });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `${JSON.stringify({ error: { code: 'usage_error', message: '--jq does not apply to pets add --file; its --json output is NDJSON, one line per input', status: null } })}\n`,
+      prompts: [],
+    });
+  });
+
+  it('lists the fields in each command’s help', async () => {
+    const result = await run(['pets', 'list', '--help'], { env: env() });
+    expect(result.stdout).toContain(
+      '\nJSON fields (--json FIELDS, --jq):\n  id, name, categoryId, status\n\nExamples:\n',
+    );
+    const orders = await run(['orders', 'list', '--help'], { env: env() });
+    expect(orders.stdout).toContain(
+      'JSON fields (--json FIELDS, --jq):\n  whatever the API answers (any field may be named with --json FIELDS)\n',
+    );
+  });
+});
+
+describe('--jq', () => {
+  it('prints each result on its own line, strings raw', async () => {
+    const scope = listed();
+    const result = await run(['pets', 'list', '--jq', '.[].name'], { env: env() });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({ code: 0, stdout: 'Rex\nTom\n', stderr: '', prompts: [] });
+  });
+
+  it.each([
+    ['.[].id', '1\n9007199254740993\n'],
+    ['.[1]', '{"id":9007199254740993,"name":"Tom","categoryId":3,"tag":{"color":"grey"}}\n'],
+    ['.[1].id | tostring', '9007199254740993\n'],
+    ['map(select(.status == "available")) | length', '1\n'],
+    ['.[] | [.id, .name] | @tsv', '1\tRex\n9007199254740993\tTom\n'],
+    ['.[1].tag', '{"color":"grey"}\n'],
+    ['empty', ''],
+  ])('%s keeps ids above 2^53 exact', async (expression, stdout) => {
+    listed();
+    const result = await run(['pets', 'list', '--jq', expression], { env: env() });
+    expect(result).toEqual({ code: 0, stdout, stderr: '', prompts: [] });
+  });
+
+  it('filters the fields chosen with --json FIELDS', async () => {
+    listed();
+    const result = await run(['pets', 'list', '--json', 'name,id', '--jq', '.[1]'], {
+      env: env(),
+    });
+    expect(result.stdout).toBe('{"name":"Tom","id":9007199254740993}\n');
+  });
+
+  it('on a terminal: JSON indented, control characters in strings shown, not sent', async () => {
+    api().get('/v1/pets').reply(200, '[{"id":1,"name":"R\\u001b[31mex","categoryId":2}]');
+    const result = await run(['pets', 'list', '--jq', '.[0].name, .[0]'], {
+      env: env(),
+      tty: true,
+    });
+    expect(result.stdout).toBe(
+      'R\\x1b[31mex\n{\n  "id": 1,\n  "name": "R\\u001b[31mex",\n  "categoryId": 2\n}\n',
+    );
+  });
+
+  it('passes the raw text through a pipe, as jq -r does', async () => {
+    api().get('/v1/pets').reply(200, '[{"id":1,"name":"a\\tb\\nc","categoryId":2}]');
+    const result = await run(['pets', 'list', '--jq', '.[0].name'], { env: env() });
+    expect(result.stdout).toBe('a\tb\nc\n');
+  });
+
+  it.each([
+    ['.[', '--jq: syntax error, unexpected end of file at <top-level>, line 1, column 2'],
+    ['.[] | nosuch', '--jq: nosuch/0 is not defined at <top-level>, line 1, column 7'],
+  ])('%j does not compile: exit 2 with jq’s message, nothing sent', async (expression, message) => {
+    const result = await run(['pets', 'list', '--jq', expression], { env: env() });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `${JSON.stringify({ error: { code: 'usage_error', message, status: null } })}\n`,
+      prompts: [],
+    });
+    expect(unexpected).toEqual([]);
+  });
+
+  it.each([
+    ['error("x")', '--jq: x'],
+    ['.[] | .name | error', '--jq: Rex'],
+    ['error({a: 1})', '--jq: (not a string): {"a":1}'],
+    ['.[0] | .id.x', '--jq: Cannot index number with string ("x")'],
+  ])(
+    '%j fails while filtering: exit 1 with jq’s message, stdout empty',
+    async (expression, message) => {
+      const scope = listed();
+      const result = await run(['pets', 'list', '--jq', expression], { env: env() });
+      expect(scope.isDone()).toBe(true);
+      expect(result).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `${JSON.stringify({ error: { code: 'jq_error', message, status: null } })}\n`,
+        prompts: [],
+      });
+    },
+  );
+
+  it('refuses an empty expression', async () => {
+    const result = await run(['pets', 'list', '--jq', ' '], { env: env() });
+    expect(result).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        '{"error":{"code":"usage_error","message":"--jq needs a jq expression (got \\"\\")","status":null}}\n',
+    });
+  });
+
+  it('works on any command that prints data: auth status, profile list', async () => {
+    api().get('/v1/pets').query({ limit: '1' }).reply(200, '[]');
+    const status = await run(['auth', 'status', '--jq', '.valid, .keySource'], { env: env() });
+    expect(status).toEqual({ code: 0, stdout: 'true\nenv\n', stderr: '', prompts: [] });
+    const { env: profiles } = configSetup();
+    const list = await run(['profile', 'list', '--jq', '.[] | select(.current) | .name'], {
+      env: profiles,
+    });
+    expect(list).toEqual({ code: 0, stdout: 'production\n', stderr: '', prompts: [] });
+  });
+});
