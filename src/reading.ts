@@ -1,5 +1,6 @@
 // Reading a stream whole (stdin, a file given as input), within a limit and until Ctrl-C.
 import type { Readable } from 'node:stream';
+import { GrowingBytes } from './bytes.js';
 import { CancelledError, FlagError } from './errors.js';
 
 const { isUtf8 } = process.getBuiltinModule('node:buffer');
@@ -40,18 +41,16 @@ export async function readAllBytes(
   signal?: AbortSignal,
 ): Promise<Buffer> {
   const reading = (async () => {
-    const chunks: Buffer[] = [];
-    let size = 0;
+    const gathered = new GrowingBytes();
     for await (const chunk of stream) {
       const bytes: Buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      size += bytes.length;
-      if (size > limit.maxBytes) {
+      if (gathered.size + bytes.length > limit.maxBytes) {
         stream.destroy();
         throw new FlagError(limit.tooLarge);
       }
-      chunks.push(bytes);
+      gathered.add(bytes);
     }
-    return Buffer.concat(chunks);
+    return gathered.bytes();
   })();
   return signal ? untilCtrlC(reading, signal, () => stream.destroy()) : reading;
 }

@@ -4,6 +4,7 @@
 // (retry.ts, errors.ts).
 import type { Dispatcher } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
+import { GrowingBytes } from '../bytes.js';
 import type { Env } from '../env.js';
 import { CancelledError, FlagError, ResponseError } from '../errors.js';
 import { networkError, timeoutError } from './errors.js';
@@ -214,8 +215,7 @@ class Collector implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | undefined;
   private status = 0;
   private headers: ResponseHeaders = {};
-  private readonly chunks: Buffer[] = [];
-  private size = 0;
+  private readonly body = new GrowingBytes();
   private settled = false;
   private readonly stopListening: () => void;
 
@@ -248,8 +248,7 @@ class Collector implements Dispatcher.DispatchHandler {
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    this.size += chunk.length;
-    if (this.size > MAX_BODY_BYTES) {
+    if (this.body.size + chunk.length > MAX_BODY_BYTES) {
       // Thrown, undici aborts the request with it (onResponseError). Its status is known: a
       // success too large to read may have made something.
       throw new ResponseError(
@@ -258,7 +257,7 @@ class Collector implements Dispatcher.DispatchHandler {
         'response_too_large',
       );
     }
-    this.chunks.push(chunk);
+    this.body.add(chunk);
   }
 
   onResponseEnd(): void {
@@ -266,7 +265,7 @@ class Collector implements Dispatcher.DispatchHandler {
       this.resolve({
         status: this.status,
         headers: this.headers,
-        body: Buffer.concat(this.chunks),
+        body: this.body.bytes(),
         cut: false,
       }),
     );
@@ -285,7 +284,7 @@ class Collector implements Dispatcher.DispatchHandler {
       error.name !== 'AbortError';
     this.settle(() =>
       cut
-        ? this.resolve({ status, headers: this.headers, body: Buffer.concat(this.chunks), cut })
+        ? this.resolve({ status, headers: this.headers, body: this.body.bytes(), cut })
         : this.reject(error),
     );
   }

@@ -249,3 +249,16 @@ function sourcesThatRan(bundle: string, functions: CoveredFunction[]): Set<strin
   }
   return sources;
 }
+
+/**
+ * A probe of a process's peak memory: `node --import <url>` makes it write its maxRSS (KiB)
+ * to a file as it exits; read() gives it in MiB.
+ */
+export function peakMemoryProbe(): { url: string; mib: () => number } {
+  const file = join(tempDir(), 'max-rss');
+  const code = `process.on("exit",()=>process.getBuiltinModule("node:fs").writeFileSync(${JSON.stringify(file)},String(process.resourceUsage().maxRSS)))`;
+  return {
+    url: `data:text/javascript,${encodeURIComponent(code)}`,
+    mib: () => Number(readFileSync(file, 'utf8')) / 1024,
+  };
+}

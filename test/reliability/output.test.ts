@@ -1,7 +1,6 @@
 // Output and signals as a shell meets them: real processes, real pipes, real servers.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { request } from 'undici';
@@ -9,7 +8,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Store } from '../../src/sandbox/store.js';
 import { tempDir } from '../helpers/cli.js';
 import { faultServer, reply } from '../helpers/fault-server.js';
-import { BIN, collect, killAll, processEnv, startSandbox } from '../helpers/process.js';
+import {
+  BIN,
+  collect,
+  killAll,
+  peakMemoryProbe,
+  processEnv,
+  startSandbox,
+} from '../helpers/process.js';
 
 afterEach(killAll);
 
@@ -70,10 +76,6 @@ function ordersWithOwnKeys(n: number) {
   return { body, expected: `${bytes} ${hash.digest('hex')}\n`, bytes };
 }
 
-// Writes the process's peak memory (KiB) to $RSS_FILE as it exits.
-const PEAK_MEMORY =
-  'data:text/javascript,process.on("exit",()=>process.getBuiltinModule("node:fs").writeFileSync(process.env.RSS_FILE,String(process.resourceUsage().maxRSS)))';
-
 describe('a large output into a pipe', () => {
   it('reaches a slow reader whole, exit 0, in memory bounded by a buffer, not by its size', async () => {
     // 6,000 orders (88 KB) make 36 MB of tab-separated text. Written all at once, it was held
@@ -82,19 +84,18 @@ describe('a large output into a pipe', () => {
     const { body, expected, bytes } = ordersWithOwnKeys(6000);
     expect(bytes).toBeGreaterThan(36_000_000);
     const server = await faultServer((_req, res) => reply(res, 200, body));
-    const rssFile = join(tempDir(), 'rss');
+    const peak = peakMemoryProbe();
     const script = `"${process.execPath}" --import "$PEAK" "${BIN}" orders list | "${process.execPath}" -e "$READER"`;
     const child = spawn('bash', ['-o', 'pipefail', '-c', script], {
       env: processEnv({
         STORE_BASE_URL: server.url,
         STORE_API_KEY: 'k-1234',
         READER: SLOW_READER,
-        PEAK: PEAK_MEMORY,
-        RSS_FILE: rssFile,
+        PEAK: peak.url,
       }),
     });
     expect(await collect(child)).toEqual({ code: 0, signal: null, stdout: expected, stderr: '' });
-    expect(Number(readFileSync(rssFile, 'utf8'))).toBeLessThan(150 * 1024);
+    expect(peak.mib()).toBeLessThan(150);
   });
 
   it('ends quietly, exit 0, when the reader stops early (| head -c): the contract’s EPIPE rule', async () => {
