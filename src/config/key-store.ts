@@ -42,12 +42,7 @@ export const systemKeyring: KeyringLoader = async () => {
   if (process.getBuiltinModule('node:sea').isSea()) {
     throw new Error('this single executable cannot load the keyring library');
   }
-  let library: KeyringModule;
-  try {
-    library = (await import('@napi-rs/keyring')) as KeyringModule;
-  } catch {
-    throw new Error(`no keyring library for ${process.platform}-${process.arch} is installed`);
-  }
+  const library = await loadLibrary();
   // An entry connects to the keyring as it is made (most of a read's cost): one per profile.
   const entries = new Map<string, InstanceType<KeyringModule['AsyncEntry']>>();
   const entry = (profile: string) => {
@@ -69,6 +64,25 @@ export const systemKeyring: KeyringLoader = async () => {
     delete: async (profile, signal) => entry(profile).deleteCredential(signal),
   };
 };
+
+/** The library's binding for this platform. Its package first, as the library's index would
+ * find it on a common platform without the index's look-ups (a musl check, a file tried beside
+ * it: half the load's CPU time); the index where that package is not the one installed. */
+async function loadLibrary(): Promise<KeyringModule> {
+  const { platform, arch } = process;
+  const abi = platform === 'linux' ? '-gnu' : platform === 'win32' ? '-msvc' : '';
+  const binding = `@napi-rs/keyring-${platform}-${arch}${abi}`;
+  try {
+    return (await import(binding)) as KeyringModule;
+  } catch {
+    // Another libc or ABI (musl, gnueabihf): the index knows.
+  }
+  try {
+    return (await import('@napi-rs/keyring')) as KeyringModule;
+  } catch {
+    throw new Error(`no keyring library for ${platform}-${arch} is installed`);
+  }
+}
 
 /** Why the keyring cannot be used, in a few words for a warning or an error line. */
 export function keyringFailure(error: unknown): string {
