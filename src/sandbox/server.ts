@@ -397,6 +397,27 @@ function onClientError(err: NodeJS.ErrnoException, socket: Socket) {
   );
 }
 
+/** A host as a Host header names it: an IPv6 address in brackets. */
+const hostText = (host: string) => (host.includes(':') ? `[${host}]` : host);
+
+/** The Host values that name this server: each host with the port (and without it on port 80,
+ * the default), in lower case. The first is the one the sandbox prints. */
+function ownAddresses(hosts: readonly string[], port: number): Set<string> {
+  const own = new Set<string>();
+  for (const host of hosts) {
+    const text = hostText(host).toLowerCase();
+    own.add(`${text}:${port}`);
+    if (port === 80) own.add(text);
+  }
+  return own;
+}
+
+/** The authority of an absolute-form request target (`GET http://host:port/v1/pets`), which
+ * RFC 9112 says wins over the Host header; undefined for the usual origin form. */
+function absoluteAuthority(target: string | undefined): string | undefined {
+  return /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(target ?? '')?.[1];
+}
+
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   if (options.apiKey === '') throw new Error('the sandbox API key must not be empty');
   const store = await Store.open(options.dataFile, options.seed);
@@ -453,6 +474,17 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       if (req.headers.host === undefined && req.httpVersion !== '1.0') {
         throw new HttpError(400, 'bad_request', 'an HTTP/1.1 request needs a Host header');
       }
+      // DNS rebinding: a web page whose name was made to point at 127.0.0.1 would be of the
+      // same origin as the sandbox, and could use it with its well-known key. Its requests
+      // carry the page's name: only this server's own address is answered.
+      const authority = absoluteAuthority(req.url) ?? req.headers.host;
+      if (authority !== undefined && !ownHosts.has(authority.toLowerCase())) {
+        throw new HttpError(
+          421,
+          'misdirected_request',
+          `this sandbox answers only requests addressed to it (Host: ${[...ownHosts][0]})`,
+        );
+      }
       // Only 100-continue is understood (node:http answers it before this runs).
       const expect = req.headers.expect;
       if (expect !== undefined && expect.toLowerCase() !== '100-continue') {
@@ -473,6 +505,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   };
   // Node would answer a request without Host, or with an Expect it does not know, itself and
   // with an empty body: both come to `handle`, for the Error body every failure gets.
+  let ownHosts = new Set<string>();
   const server = createServer({ requireHostHeader: false }, handle);
   server.on('checkExpectation', handle);
   server.on('clientError', onClientError);
@@ -487,7 +520,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const { port } = server.address() as AddressInfo;
   // Bound to every interface: print the loopback address, which the CLI (and its key) will use.
   const reachable = { '0.0.0.0': '127.0.0.1', '::': '::1' }[options.host] ?? options.host;
-  const host = reachable.includes(':') ? `[${reachable}]` : reachable;
+  const host = hostText(reachable);
+  ownHosts = ownAddresses([reachable, '127.0.0.1', 'localhost', '::1', options.host], port);
 
   let closing: Promise<void> | undefined;
   return {

@@ -92,7 +92,7 @@ it('answers 413 on a Content-Length over 1 MiB before the body comes', async () 
   const sandbox = await start();
   const socket = connect(sandbox.port, '127.0.0.1');
   socket.write(
-    `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\n` +
+    `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1:${sandbox.port}\r\nAuthorization: ${AUTH}\r\n` +
       'Content-Type: application/json\r\nContent-Length: 2000000\r\n\r\n',
   );
   const head = await Promise.race([
@@ -119,7 +119,7 @@ it('cuts a refused body off after 8 MiB of it were drained', async () => {
   socket.on('error', () => {});
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   socket.write(
-    `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\n` +
+    `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1:${sandbox.port}\r\nAuthorization: ${AUTH}\r\n` +
       'Content-Type: application/json\r\nContent-Length: 104857600\r\n\r\n',
   );
   const chunk = Buffer.alloc(64 * 1024, 0x20);
@@ -160,7 +160,7 @@ it('takes "Expect: 100-Continue" as 100-continue', async () => {
   let got = '';
   socket.on('data', (d) => (got += d.toString('latin1')));
   socket.write(
-    `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nExpect: 100-Continue\r\n` +
+    `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1:${sandbox.port}\r\nAuthorization: ${AUTH}\r\nExpect: 100-Continue\r\n` +
       'Content-Type: application/json\r\nContent-Length: 29\r\nConnection: close\r\n\r\n',
   );
   socket.write('{"name":"Rex","categoryId":1}');
@@ -182,7 +182,7 @@ it('close() does not wait for a request still arriving', async () => {
   const socket = connect(sandbox.port, '127.0.0.1');
   socket.on('error', () => {});
   socket.write(
-    `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\n` +
+    `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1:${sandbox.port}\r\nAuthorization: ${AUTH}\r\n` +
       'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na',
   );
   await new Promise((resolve) => setTimeout(resolve, 100));
@@ -203,7 +203,7 @@ it('answers a malformed header line 400, not 501', async () => {
   let got = '';
   socket.on('data', (d) => (got += d.toString('latin1')));
   const ended = new Promise((resolve) => socket.once('close', resolve));
-  socket.write('GET /v1/pets HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n');
+  socket.write(`GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1:${sandbox.port}\r\nBad Header\r\n\r\n`);
   await ended;
   expect(got).toMatch(/^HTTP\/1\.1 400 /);
   expect(got).toContain('"code":"bad_request"');

@@ -807,14 +807,19 @@ describe('routing', () => {
       /^HTTP\/1\.1 400 Bad Request\r\n[\s\S]*\r\n\r\n\{"code":"bad_request","message":"malformed or incomplete HTTP request","status":400\}$/,
     );
     // A method node:http does not know: 501 (it was 400, "malformed or incomplete").
-    expect(await rawRequest(sandbox.port, 'FOO /v1/pets HTTP/1.1\r\nHost: x\r\n\r\n')).toMatch(
+    expect(
+      await rawRequest(
+        sandbox.port,
+        `FOO /v1/pets HTTP/1.1\r\nHost: 127.0.0.1:${sandbox.port}\r\n\r\n`,
+      ),
+    ).toMatch(
       /^HTTP\/1\.1 501 Not Implemented\r\n[\s\S]*\r\n\r\n\{"code":"not_implemented","message":"FOO is not a method this server implements","status":501\}$/,
     );
     // Headers larger than node:http accepts (16 KiB): 431, with an Error body.
     expect(
       await rawRequest(
         sandbox.port,
-        `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+        `GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1:${sandbox.port}\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
       ),
     ).toMatch(
       /^HTTP\/1\.1 431 Request Header Fields Too Large\r\n[\s\S]*\r\n\r\n\{"code":"headers_too_large","message":"the request headers are larger than 16384 bytes","status":431\}$/,
@@ -823,7 +828,7 @@ describe('routing', () => {
     expect(
       await rawRequest(
         sandbox.port,
-        `GET http://sandbox.example/v1/store/orders HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\n\r\n`,
+        `GET http://localhost:${sandbox.port}/v1/store/orders HTTP/1.1\r\nHost: 127.0.0.1:${sandbox.port}\r\nAuthorization: ${AUTH}\r\n\r\n`,
       ),
     ).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n\[\{"id":1,[\s\S]*\]$/);
     // Node would answer these two itself, with an empty body.
@@ -835,7 +840,7 @@ describe('routing', () => {
     expect(
       await rawRequest(
         sandbox.port,
-        `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nExpect: foo\r\n` +
+        `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1:${sandbox.port}\r\nAuthorization: ${AUTH}\r\nExpect: foo\r\n` +
           'Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
       ),
     ).toMatch(
@@ -844,6 +849,61 @@ describe('routing', () => {
     const good = await call(sandbox, 'POST', '/v1/pets', { body: '{"name":"Ok","categoryId":1}' });
     expect(good.status).toBe(201);
     expect(ids((await call(sandbox, 'GET', '/v1/pets')).json)).toEqual([1, 2, 3]);
+  });
+});
+
+describe('the Host a request names (DNS rebinding)', () => {
+  /** The status and body of a GET of /v1/pets with the key and this Host header. */
+  const asHost = async (port: number, host: string, target = '/v1/pets') => {
+    const answer = await rawRequest(
+      port,
+      `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: ${AUTH}\r\nConnection: close\r\n\r\n`,
+    );
+    return `${answer.split(' ')[1]} ${answer.slice(answer.indexOf('\r\n\r\n') + 4)}`;
+  };
+
+  it('answers its own address: 127.0.0.1, localhost and [::1] with its port, in any case', async () => {
+    const { port } = await start({ seed: 1 });
+    for (const host of [
+      `127.0.0.1:${port}`,
+      `localhost:${port}`,
+      `LocalHost:${port}`,
+      `[::1]:${port}`,
+    ]) {
+      expect(await asHost(port, host), host).toMatch(/^200 \[\{"id":1,/);
+    }
+  });
+
+  it('answers any other name, port or form with 421 and an Error body, before the key is checked', async () => {
+    const { port } = await start({ seed: 1 });
+    const refused = `421 {"code":"misdirected_request","message":"this sandbox answers only requests addressed to it (Host: 127.0.0.1:${port})","status":421}`;
+    for (const host of [
+      `rebound.example:${port}`,
+      'rebound.example',
+      '127.0.0.1',
+      `127.0.0.1:${port + 1}`,
+      `localhost.:${port}`,
+      `127.0.0.2:${port}`,
+      `[::2]:${port}`,
+      `x@127.0.0.1:${port}`,
+    ]) {
+      expect(await asHost(port, host), host).toBe(refused);
+    }
+    // In the absolute form the target's authority is the request's host (RFC 9112, 3.2.2).
+    expect(await asHost(port, `127.0.0.1:${port}`, 'http://rebound.example/v1/pets')).toBe(refused);
+    expect(await asHost(port, 'rebound.example', `http://127.0.0.1:${port}/v1/pets`)).toMatch(
+      /^200 /,
+    );
+  });
+
+  it('answers the --host it was given', async () => {
+    const { port } = await start({ host: '127.0.0.2', seed: 1 });
+    const answer = await rawRequest(
+      port,
+      `GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.2:${port}\r\nAuthorization: ${AUTH}\r\n\r\n`,
+      '127.0.0.2',
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
   });
 });
 
@@ -859,14 +919,14 @@ describe('request log', () => {
     // A client that hangs up in the middle of its body.
     const cutOff = await rawRequest(
       sandbox.port,
-      `POST /v1/messages HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\n` +
+      `POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1:${sandbox.port}\r\nAuthorization: ${AUTH}\r\n` +
         'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"message"',
     );
     expect(cutOff).toMatch(/^HTTP\/1\.1 400 /);
     // An Expect node:http does not know reaches the same handler, and the same log.
     const expectation = await rawRequest(
       sandbox.port,
-      `POST /v1/pets?secret=1 HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\nExpect: foo\r\n` +
+      `POST /v1/pets?secret=1 HTTP/1.1\r\nHost: 127.0.0.1:${sandbox.port}\r\nAuthorization: ${AUTH}\r\nExpect: foo\r\n` +
         'Content-Length: 0\r\nConnection: close\r\n\r\n',
     );
     expect(expectation).toMatch(/^HTTP\/1\.1 417 /);
@@ -887,9 +947,9 @@ describe('request log', () => {
 });
 
 /** Sends raw bytes, half-closes, and returns everything the server answers before closing. */
-function rawRequest(port: number, text: string): Promise<string> {
+function rawRequest(port: number, text: string, address = '127.0.0.1'): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.end(text));
+    const socket = connect(port, address, () => socket.end(text));
     let answer = '';
     socket.setEncoding('utf8');
     socket.on('data', (chunk) => {
