@@ -141,7 +141,7 @@ __store_json_fields() {
     'pets add') fields='id name categoryId status' ;;
     'pets get') fields='id name categoryId status' ;;
     'messages send') fields='id message status createdAt' ;;
-    'auth login') fields='profile key verified' ;;
+    'auth login') fields='profile key verified keyStorage' ;;
     'auth logout') fields='profile keyRemoved' ;;
     'auth status') fields='profile baseUrl baseUrlSource keySource keyStorage key valid' ;;
     'auth token') fields='profile keySource keyStorage key' ;;

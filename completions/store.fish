@@ -212,7 +212,7 @@ function __store_json_fields
         case 'messages send'
             set fields id message status createdAt
         case 'auth login'
-            set fields profile key verified
+            set fields profile key verified keyStorage
         case 'auth logout'
             set fields profile keyRemoved
         case 'auth status'

@@ -28,7 +28,13 @@ export const command = defineCommand({
   },
   output: {
     shape: 'object',
-    fields: z.object({ profile: z.string(), key: z.string(), verified: z.boolean() }),
+    fields: z.object({
+      profile: z.string(),
+      key: z.string(),
+      verified: z.boolean(),
+      /** keyring, or file (no keyring could be used, or --insecure-storage). */
+      keyStorage: z.string(),
+    }),
   },
   examples: [
     'store auth login',
