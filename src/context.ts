@@ -7,7 +7,7 @@ import { type Asker, asker } from './ask.js';
 import { configDir } from './config/dir.js';
 import { type ConfigData, ConfigFile } from './config/file.js';
 import type { KeyringLoader } from './config/key-store.js';
-import { commandFor, loginHint, rejectedKeyHint } from './config/profile-hints.js';
+import { commandFor, noKeyError, rejectedKeyHint } from './config/profile-hints.js';
 import {
   DEFAULT_PROFILE,
   profileExists,
@@ -19,7 +19,6 @@ import {
   unknownProfileError,
 } from './config/profiles.js';
 import type { Env } from './env.js';
-import { AuthError } from './errors.js';
 import type { IOStreams } from './io.js';
 import { sanitize } from './render/sanitize.js';
 import { dim } from './render/style.js';
@@ -185,8 +184,7 @@ export function createContext(
         timing.rateLimitRetries = overrides.rateLimitRetries;
       }
       const apiKey = overrides.apiKey ?? (await ctx.apiKey());
-      if (!apiKey)
-        throw new AuthError(`no API key for profile ${resolved.name}: ${loginHint(resolved)}`);
+      if (!apiKey) throw noKeyError(resolved);
       const client = new ApiClient({
         baseUrl: resolved.baseUrl,
         messagesUrl: resolved.messagesUrl,

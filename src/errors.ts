@@ -19,6 +19,11 @@ export class CliError extends Error {
     super(message, options);
   }
 
+  /** What store adds to the message (how to log in, that the server may have acted, how many
+   * attempts were made): its own `hint:` line, or the `hint` field under --json, so that a
+   * service's message is shown as the service wrote it. */
+  hint: string | undefined;
+
   // Spelled out in each class: the bundle's class names are minified (scripts/bundle.js).
   override name = 'CliError';
 }
@@ -106,9 +111,15 @@ export function mayHaveActed(error: unknown): boolean {
   return status !== null && ((status >= 200 && status < 300) || GATEWAY_STATUSES.has(status));
 }
 
-/** `error`, its message ending with `note` when the server may have acted (mayHaveActed). */
+/** `error` with `text` added to its hint (after any it has). */
+export function withHint<E extends CliError>(error: E, text: string | undefined): E {
+  if (text) error.hint = error.hint ? `${error.hint}; ${text}` : text;
+  return error;
+}
+
+/** `error`, its hint saying `note` when the server may have acted (mayHaveActed). */
 export function notingMaybeActed(error: unknown, note: string): unknown {
-  if (error instanceof CliError && mayHaveActed(error)) error.message = `${error.message}; ${note}`;
+  if (error instanceof CliError && mayHaveActed(error)) withHint(error, note);
   if (error instanceof CancelledError && error.inFlight) error.note = note;
   return error;
 }
@@ -175,10 +186,20 @@ export interface ErrorReport {
   code: string;
   message: string;
   status: number | null;
+  hint?: string;
 }
 
+/** The JSON form: `hint` only when there is one. */
 export function toReport(error: CliError): ErrorReport {
-  return { code: error.code, message: error.message, status: error.status };
+  const report: ErrorReport = { code: error.code, message: error.message, status: error.status };
+  if (error.hint) report.hint = error.hint;
+  return report;
+}
+
+/** The text form's lines: `error: …`, and `hint: …` when there is one. */
+export function errorLines(error: CliError, prefix = ''): string {
+  const hint = error.hint ? `hint: ${sanitize(error.hint)}\n` : '';
+  return `error: ${prefix}${describeError(error)}\n${hint}`;
 }
 
 /** The one-line, human form: `<message> (<code>, HTTP <status>)` for service errors. The

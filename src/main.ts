@@ -7,8 +7,8 @@ import type { Env } from './env.js';
 import {
   CancelledError,
   CliError,
-  describeError,
   ExitCode,
+  errorLines,
   FlagError,
   SilentExit,
   toReport,
@@ -190,7 +190,7 @@ function report(
   if (error instanceof SilentExit) return error.exitCode;
   if (error instanceof CancelledError && error.note === undefined) return error.exitCode;
   if (how.json) io.err(`${stringifyJson({ error: toReport(error) })}\n`);
-  else io.err(`error: ${describeError(error)}\n`);
+  else io.err(errorLines(error));
   // A stack trace helps only with a bug: an API or usage error is told in full above.
   const internal = !(how.original instanceof CliError);
   if (how.debug && internal && how.original instanceof Error && how.original.stack) {

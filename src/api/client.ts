@@ -7,11 +7,13 @@
 import { maskKey } from '../config/profiles.js';
 import type { Env } from '../env.js';
 import {
+  ApiError,
   AuthError,
   CancelledError,
   type CliError,
   NetworkError,
   ResponseError,
+  withHint,
 } from '../errors.js';
 import {
   JsonDepthError,
@@ -228,10 +230,11 @@ export class ApiClient {
       (text) => this.redact(text),
     );
     error.message = this.redact(error.message);
-    if (response.cut) error.message = `${error.message}; the answer was cut off before its end`;
+    // What store adds goes beside the server's message, never into it.
+    if (response.cut) withHint(error, 'the answer was cut off before its end');
     const { authHint } = this.options;
     if (authHint && (response.status === 401 || response.status === 403)) {
-      error.message = `${error.message}; ${authHint}`;
+      withHint(error, authHint);
     }
     return withAttempts(error, response.attempts) as CliError;
   }
@@ -428,7 +431,10 @@ function excerpt(body: Buffer): string {
 
 /** The error, saying how many attempts were made when there was more than one. */
 function withAttempts(error: unknown, attempts: number): unknown {
-  if (attempts > 1 && error instanceof Error && !(error instanceof CancelledError)) {
+  // The service's message stays as it wrote it: how hard store tried is said beside it.
+  if (attempts > 1 && error instanceof ApiError) {
+    withHint(error, `still failing after ${attempts} attempts; try again later`);
+  } else if (attempts > 1 && error instanceof Error && !(error instanceof CancelledError)) {
     error.message = `${error.message} (after ${attempts} attempts)`;
   }
   return error;

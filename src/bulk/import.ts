@@ -352,6 +352,7 @@ export async function importPets(
         else if (stopped) {
           const cause = `input ${stopped.n} failed: ${stopped.error.message}`;
           const error = new CliError(cause, stopped.error.exitCode, 'not_sent');
+          error.hint = stopped.error.hint;
           window.settle(input.n, { kind: 'not_sent', error });
         } else window.start(input.n, () => send(input.n, checked.pet));
       }

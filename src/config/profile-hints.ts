@@ -1,6 +1,7 @@
 // What to type about the profile in use, for hints in error messages: commands that can be
 // pasted into a shell as they are. Kept apart from profiles.ts, which shell completion loads.
 import { withoutUserinfo } from '../api/urls.js';
+import { AuthError, withHint } from '../errors.js';
 import { PROFILE_NAME, type ResolvedProfile } from './profiles.js';
 import { quote } from './quote.js';
 
@@ -26,6 +27,11 @@ export function commandFor(
 /** What to do about a missing key: `run \`store -p sb auth login\` or set STORE_API_KEY`. */
 export function loginHint(profile: Pick<ResolvedProfile, 'name' | 'source'>): string {
   return `run \`${commandFor(profile, 'auth login')}\` or set STORE_API_KEY`;
+}
+
+/** The profile has no key: what to do about it on the `hint:` line. */
+export function noKeyError(profile: Pick<ResolvedProfile, 'name' | 'source'>): AuthError {
+  return withHint(new AuthError(`no API key for profile ${profile.name}`), loginHint(profile));
 }
 
 /** Said after a 401/403: where the rejected key came from, or how to replace it. */

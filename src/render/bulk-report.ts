@@ -61,6 +61,7 @@ export class BulkReport {
   readonly uncertain: number[] = [];
   readonly notSent: number[] = [];
   private firstNotSent: CliError | undefined;
+  private readonly hinted = new Set<string>();
   private rows: RowWriter<Pet> | undefined;
   private batch = '';
   private batchTimer: NodeJS.Timeout | undefined;
@@ -127,7 +128,9 @@ export class BulkReport {
         else {
           // The progress line is drawn again under the error line: with the counts of now.
           this.progress(true);
-          this.err(`error: input ${n}: ${describeError(outcome.error)}\n`);
+          this.err(
+            `error: input ${n}: ${describeError(outcome.error)}\n${this.hintOnce(outcome.error)}`,
+          );
         }
         break;
       case 'not_sent':
@@ -172,7 +175,16 @@ export class BulkReport {
     const message = `${namedInputs(this.notSent)} not sent: ${this.firstNotSent.message}`;
     return this.options.json
       ? `${stringifyJson({ error: { ...toReport(this.firstNotSent), message } })}\n`
-      : `error: ${sanitize(message)}\n`;
+      : `error: ${sanitize(message)}\n${this.hintOnce(this.firstNotSent)}`;
+  }
+
+  /** The `hint:` line of an error (how to log in, that the animal may exist), the first time
+   * it comes in this run; nothing after that. */
+  private hintOnce(error: CliError): string {
+    const { hint } = error;
+    if (!hint || this.hinted.has(hint)) return '';
+    this.hinted.add(hint);
+    return `hint: ${sanitize(hint)}\n`;
   }
 
   /** Why the import stopped short (a Ctrl-C, a failed stdout), where the summary is not

@@ -401,7 +401,7 @@ describe('store api', () => {
       expect(result).toEqual({
         code: exit,
         stdout: `${body}\n`,
-        stderr: `error: it failed${status === 401 ? '; the key came from STORE_API_KEY' : ''} (${code}, HTTP ${status})\n`,
+        stderr: `error: it failed (${code}, HTTP ${status})\n${status === 401 ? 'hint: the key came from STORE_API_KEY\n' : ''}`,
         prompts: [],
       });
     },
@@ -414,12 +414,14 @@ describe('store api', () => {
       const sleeps: number[] = [];
       const result = await run(['api', '-X', method, '/pets/1'], { env: env(), sleeps });
       expect(scope.isDone()).toBe(true);
-      // An error after retries says how many attempts were made (the contract's Waiting).
-      const after = attempts > 1 ? ` (after ${attempts} attempts)` : '';
+      // An error after retries says how many attempts were made (the contract's Waiting), on
+      // the hint line: the message is the server's.
+      const after =
+        attempts > 1 ? `hint: still failing after ${attempts} attempts; try again later\n` : '';
       expect(result).toEqual({
         code: 7,
         stdout: '',
-        stderr: `error: the server answered service unavailable${after} (http_503, HTTP 503)\n`,
+        stderr: `error: the server answered service unavailable (http_503, HTTP 503)\n${after}`,
         prompts: [],
       });
       expect(sleeps).toHaveLength(attempts - 1);

@@ -264,7 +264,7 @@ describe('a config file written by hand', () => {
     expect(await run(['profile', 'use', 'staging'], { env })).toEqual({
       code: 0,
       stdout: '',
-      stderr: `warning: config file ${file} can be read by other users (mode ${shown}); run: chmod 600 ${file}\nNow using profile staging\n`,
+      stderr: `warning: config file ${file} can be read by other users (mode ${shown}); run: chmod 600 ${file}\nMade staging the current profile\n`,
       prompts: [],
     });
     expect(statSync(file).mode & 0o777).toBe(0o600);

@@ -126,7 +126,7 @@ describe('profile selection and precedence', () => {
       code: 4,
       stdout: '',
       stderr:
-        'error: no API key for profile flagp: run `store -p flagp auth login` or set STORE_API_KEY\n',
+        'error: no API key for profile flagp\nhint: run `store -p flagp auth login` or set STORE_API_KEY\n',
       prompts: [],
     });
   });

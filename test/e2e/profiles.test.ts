@@ -47,7 +47,8 @@ describe('profiles and keys as a user meets them', () => {
     expect(await store(['pets', 'list'], { env })).toMatchObject({
       code: 4,
       stdout: '',
-      stderr: 'error: no API key for profile local: run `store auth login` or set STORE_API_KEY\n',
+      stderr:
+        'error: no API key for profile local\nhint: run `store auth login` or set STORE_API_KEY\n',
     });
   });
 

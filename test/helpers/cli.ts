@@ -143,7 +143,8 @@ export function testIO(
 export const NO_KEY = {
   code: 4,
   stdout: '',
-  stderr: 'error: no API key for profile production: run `store auth login` or set STORE_API_KEY\n',
+  stderr:
+    'error: no API key for profile production\nhint: run `store auth login` or set STORE_API_KEY\n',
   prompts: [],
 };
 

@@ -147,7 +147,7 @@ describe('the packed tarball', () => {
       code: 0,
       signal: null,
       stdout: '',
-      stderr: 'Now using profile staging\n',
+      stderr: 'Made staging the current profile\n',
     });
     expect(JSON.parse(readFileSync(join(config, 'config.json'), 'utf8'))).toEqual({
       currentProfile: 'staging',

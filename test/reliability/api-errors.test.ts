@@ -27,13 +27,13 @@ describe('every command that calls the API', () => {
       expect(await run([...argv], { env: env() })).toEqual({
         code: 4,
         stdout: '',
-        stderr: `${warning}error: key ****wxyz revoked; the key came from STORE_API_KEY (unauthorized, HTTP 401)\n`,
+        stderr: `${warning}error: key ****wxyz revoked (unauthorized, HTTP 401)\nhint: the key came from STORE_API_KEY\n`,
         prompts: [],
       });
       expect(await run([...argv, '--json'], { env: env() })).toEqual({
         code: 4,
         stdout: '',
-        stderr: `${warning}{"error":{"code":"unauthorized","message":"key ****wxyz revoked; the key came from STORE_API_KEY","status":401}}\n`,
+        stderr: `${warning}{"error":{"code":"unauthorized","message":"key ****wxyz revoked","status":401,"hint":"the key came from STORE_API_KEY"}}\n`,
         prompts: [],
       });
       expect(scope.isDone()).toBe(true);
@@ -50,9 +50,8 @@ describe('every command that calls the API', () => {
     expect(scope.isDone()).toBe(true);
     expect(result.code).toBe(4);
     const { error } = JSON.parse(result.stderr);
-    expect(error.message).toBe(
-      `${'y'.repeat(984)}rejected key ***… (5 more characters); the key came from STORE_API_KEY`,
-    );
+    expect(error.message).toBe(`${'y'.repeat(984)}rejected key ***… (5 more characters)`);
+    expect(error.hint).toBe('the key came from STORE_API_KEY');
     expect(error.code).toBe(`${'c'.repeat(990)}****wxyz`);
     // A trace shows the first 4 KiB of a body: the key masked before the cut too.
     const body = `${'a'.repeat(4090)}${KEY}`;
@@ -120,13 +119,14 @@ describe('every command that calls the API', () => {
       stdin: '{"name":"A","categoryId":1}\n{"name":"B","categoryId":1}\n',
     });
     expect(scope.isDone()).toBe(true);
-    const masked = 'key ****wxyz revoked; the key came from STORE_API_KEY';
+    const masked = 'key ****wxyz revoked';
+    const hint = '"hint":"the key came from STORE_API_KEY"';
     expect(result).toEqual({
       code: 4,
       stdout:
-        `{"input":1,"error":{"code":"unauthorized","message":"${masked}","status":401}}\n` +
-        `{"input":2,"error":{"code":"not_sent","message":"input 1 failed: ${masked}","status":null}}\n`,
-      stderr: `{"error":{"code":"not_sent","message":"input 2 not sent: input 1 failed: ${masked}","status":null}}\n`,
+        `{"input":1,"error":{"code":"unauthorized","message":"${masked}","status":401,${hint}}}\n` +
+        `{"input":2,"error":{"code":"not_sent","message":"input 1 failed: ${masked}","status":null,${hint}}}\n`,
+      stderr: `{"error":{"code":"not_sent","message":"input 2 not sent: input 1 failed: ${masked}","status":null,${hint}}}\n`,
       prompts: [],
     });
   });
@@ -139,7 +139,7 @@ describe('every command that calls the API', () => {
       .times(3)
       .reply(401, body, { 'content-type': 'application/json', 'x-seen-key': KEY });
     const error =
-      'error: key ****wxyz revoked; the key came from STORE_API_KEY (unauthorized, HTTP 401)\n';
+      'error: key ****wxyz revoked (unauthorized, HTTP 401)\nhint: the key came from STORE_API_KEY\n';
     expect(await run(['api', '/pets', '-i'], { env: env() })).toEqual({
       code: 4,
       stdout:
@@ -175,7 +175,8 @@ describe('every command that calls the API', () => {
     expect(await run(['api', '/pets'], { env: baseEnv({ STORE_API_KEY: key }) })).toEqual({
       code: 4,
       stdout: '{"code":"unauthorized","message":"**** is not ****","status":401}\n',
-      stderr: 'error: **** is not ****; the key came from STORE_API_KEY (unauthorized, HTTP 401)\n',
+      stderr:
+        'error: **** is not **** (unauthorized, HTTP 401)\nhint: the key came from STORE_API_KEY\n',
       prompts: [],
     });
     expect(scope.isDone()).toBe(true);
@@ -212,7 +213,7 @@ describe('answers at the edges (from a mutation audit)', () => {
       code: 1,
       stdout: '',
       stderr:
-        'error: the server sent a response of an unexpected shape (HTTP 200); run with --debug for details; the animal may have been created: look with `store pets list` before adding it again\n',
+        'error: the server sent a response of an unexpected shape (HTTP 200); run with --debug for details\nhint: the animal may have been created: look with `store pets list` before adding it again\n',
       prompts: [],
     });
   });

@@ -304,16 +304,17 @@ describe('pets add --file in bulk', () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
     io.quitAtOnce();
     expect(server.seen).toHaveLength(2);
-    const failed = 'input 1 failed: no; the key came from STORE_API_KEY';
+    const failed = 'input 1 failed: no';
+    const hint = '"hint":"the key came from STORE_API_KEY"';
     expect({ stdout: out.text, stderr: err.text }).toEqual({
       stdout:
-        '{"input":1,"error":{"code":"unauthorized","message":"no; the key came from STORE_API_KEY","status":401}}\n' +
+        '{"input":1,"error":{"code":"unauthorized","message":"no","status":401,"hint":"the key came from STORE_API_KEY"}}\n' +
         '{"input":2,"error":{"code":"interrupted","message":"quit at once before its answer came: the animal may have been created","status":null}}\n' +
-        `{"input":3,"error":{"code":"not_sent","message":"${failed}","status":null}}\n` +
-        `{"input":4,"error":{"code":"not_sent","message":"${failed}","status":null}}\n`,
+        `{"input":3,"error":{"code":"not_sent","message":"${failed}","status":null,${hint}}}\n` +
+        `{"input":4,"error":{"code":"not_sent","message":"${failed}","status":null,${hint}}}\n`,
       stderr:
         'waiting for 1 request in flight (Ctrl-C again to quit at once)\n' +
-        `{"error":{"code":"not_sent","message":"inputs 3-4 not sent: ${failed}","status":null}}\n` +
+        `{"error":{"code":"not_sent","message":"inputs 3-4 not sent: ${failed}","status":null,${hint}}}\n` +
         '{"error":{"code":"interrupted","message":"quit at once: inputs after 2 were not sent; resume with --skip 2","status":null}}\n',
     });
     // (A process would have ended here; this one waits on input 2 until the server closes.)
@@ -701,7 +702,7 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     expect(result).toEqual({
       code: 7,
       stdout:
-        '{"input":1,"error":{"code":"rate_limited","message":"slow down (after 6 attempts)","status":429}}\n',
+        '{"input":1,"error":{"code":"rate_limited","message":"slow down","status":429,"hint":"still failing after 6 attempts; try again later"}}\n',
       stderr: '',
       prompts: [],
     });
@@ -761,7 +762,7 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     expect(result).toEqual({
       code: 7,
       stdout:
-        '{"input":1,"error":{"code":"http_429","message":"the server answered too many requests (after 6 attempts)","status":429}}\n' +
+        '{"input":1,"error":{"code":"http_429","message":"the server answered too many requests","status":429,"hint":"still failing after 6 attempts; try again later"}}\n' +
         `${createdOf(PET_LINE(2), 2)}\n`,
       stderr: '',
       prompts: [],
@@ -776,12 +777,13 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
       env: envFor(server.url),
       stdin: stdinOf(3),
     });
-    const message = 'no\\x1b]0;x\\x07; the key came from STORE_API_KEY';
+    const message = 'no\\x1b]0;x\\x07';
     expect(result).toEqual({
       code: 4,
       stdout: '',
       stderr:
         `error: input 1: ${message} (unauthorized, HTTP 401)\n` +
+        'hint: the key came from STORE_API_KEY\n' +
         `error: inputs 2-3 not sent: input 1 failed: ${message}\n` +
         '0 created, 1 failed (input 1), 2 not sent (inputs 2-3)\n',
       prompts: [],
@@ -858,9 +860,9 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     expect(server.seen).toHaveLength(2);
     expect(result.code).toBe(4);
     expect(result.stderr).toBe(
-      'error: input 1: refused 1; the key came from STORE_API_KEY (unauthorized, HTTP 401)\n' +
-        'error: input 2: refused 2; the key came from STORE_API_KEY (unauthorized, HTTP 401)\n' +
-        'error: inputs 3-4 not sent: input 2 failed: refused 2; the key came from STORE_API_KEY\n' +
+      'error: input 1: refused 1 (unauthorized, HTTP 401)\nhint: the key came from STORE_API_KEY\n' +
+        'error: input 2: refused 2 (unauthorized, HTTP 401)\n' +
+        'error: inputs 3-4 not sent: input 2 failed: refused 2\n' +
         '0 created, 2 failed (inputs 1-2), 2 not sent (inputs 3-4)\n',
     );
   });
@@ -879,11 +881,11 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     expect(result).toEqual({
       code: 4,
       stdout:
-        '{"input":1,"error":{"code":"unauthorized","message":"no; the key came from STORE_API_KEY","status":401}}\n' +
-        '{"input":2,"error":{"code":"not_sent","message":"input 1 failed: no; the key came from STORE_API_KEY","status":null}}\n' +
-        '{"input":3,"error":{"code":"not_sent","message":"input 1 failed: no; the key came from STORE_API_KEY","status":null}}\n',
+        '{"input":1,"error":{"code":"unauthorized","message":"no","status":401,"hint":"the key came from STORE_API_KEY"}}\n' +
+        '{"input":2,"error":{"code":"not_sent","message":"input 1 failed: no","status":null,"hint":"the key came from STORE_API_KEY"}}\n' +
+        '{"input":3,"error":{"code":"not_sent","message":"input 1 failed: no","status":null,"hint":"the key came from STORE_API_KEY"}}\n',
       stderr:
-        '{"error":{"code":"not_sent","message":"inputs 2-3 not sent: input 1 failed: no; the key came from STORE_API_KEY","status":null}}\n',
+        '{"error":{"code":"not_sent","message":"inputs 2-3 not sent: input 1 failed: no","status":null,"hint":"the key came from STORE_API_KEY"}}\n',
       prompts: [],
     });
     expect(readFileSync(failed, 'utf8')).toBe(input);
@@ -1252,7 +1254,7 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     expect(server.seen).toHaveLength(3);
     expect(result.code).toBe(6);
     expect(result.stderr).toBe(
-      `error: input 2: request to ${server.origin.slice(7)} timed out after 1.5s; the animal may have been created\n` +
+      `error: input 2: request to ${server.origin.slice(7)} timed out after 1.5s\nhint: the animal may have been created\n` +
         '2 created, 1 may have been created (input 2: no clear answer)\n',
     );
     expect(readFileSync(failed, 'utf8')).toBe(`${PET_LINE(2)}\n`);
@@ -1283,7 +1285,7 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     );
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      'error: input 2: the server sent a response that is not JSON (HTTP 201); the animal may have been created\n' +
+      'error: input 2: the server sent a response that is not JSON (HTTP 201)\nhint: the animal may have been created\n' +
         '2 created, 1 may have been created (input 2: no clear answer)\n',
     );
     expect(readFileSync(failed, 'utf8')).toBe(`${PET_LINE(2)}\n`);

@@ -46,17 +46,17 @@ describe('retries', () => {
     [
       503,
       '{"code":"maintenance","message":"down for maintenance","status":503}',
-      'error: down for maintenance (after 3 attempts) (maintenance, HTTP 503)\n',
+      'error: down for maintenance (maintenance, HTTP 503)\nhint: still failing after 3 attempts; try again later\n',
     ],
     [
       502,
       '<html><h1>502 Bad Gateway</h1></html>',
-      'error: the server answered bad gateway (after 3 attempts) (http_502, HTTP 502)\n',
+      'error: the server answered bad gateway (http_502, HTTP 502)\nhint: still failing after 3 attempts; try again later\n',
     ],
     [
       504,
       '',
-      'error: the server answered gateway timeout (after 3 attempts) (http_504, HTTP 504)\n',
+      'error: the server answered gateway timeout (http_504, HTTP 504)\nhint: still failing after 3 attempts; try again later\n',
     ],
   ])(
     'gives up on a GET after two retries of HTTP %i: exit 7, three requests',
@@ -138,7 +138,7 @@ describe('retries', () => {
       code: 7,
       stdout: '',
       stderr:
-        'error: the server answered too many requests (after 3 attempts) (http_429, HTTP 429)\n',
+        'error: the server answered too many requests (http_429, HTTP 429)\nhint: still failing after 3 attempts; try again later\n',
       prompts: [],
     });
     expect(server.seen.map((r) => `${r.method} ${r.body}`)).toEqual(
@@ -223,13 +223,13 @@ describe('a write whose fate is unknown says so', () => {
     expect(await run(ADD, { env: envFor(cut.url) })).toEqual({
       code: 6,
       stdout: '',
-      stderr: `error: cannot reach ${host(cut.url)}: connection closed unexpectedly; ${note}\n`,
+      stderr: `error: cannot reach ${host(cut.url)}: connection closed unexpectedly\nhint: ${note}\n`,
       prompts: [],
     });
     expect(await run(ADD, { env: envFor(garbled.url) })).toEqual({
       code: 1,
       stdout: '',
-      stderr: `error: the server sent a response of an unexpected shape (HTTP 201); run with --debug for details; ${note}\n`,
+      stderr: `error: the server sent a response of an unexpected shape (HTTP 201); run with --debug for details\nhint: ${note}\n`,
       prompts: [],
     });
     // A success with no body at all, where the command needs the animal (or the list).
@@ -237,7 +237,7 @@ describe('a write whose fate is unknown says so', () => {
     expect(await run(ADD, { env: envFor(empty.url) })).toEqual({
       code: 1,
       stdout: '',
-      stderr: `error: the server sent an empty response (HTTP 201); ${note}\n`,
+      stderr: `error: the server sent an empty response (HTTP 201)\nhint: ${note}\n`,
       prompts: [],
     });
     const emptyList = await faultServer((_req, res) => reply(res, 200, ''));
@@ -257,8 +257,8 @@ describe('a write whose fate is unknown says so', () => {
       code: 6,
       stdout: '',
       stderr:
-        `error: cannot reach ${host}: connection closed unexpectedly; ` +
-        'the animal may have been created: look with `store -p staging pets list` before adding it again\n',
+        `error: cannot reach ${host}: connection closed unexpectedly\n` +
+        'hint: the animal may have been created: look with `store -p staging pets list` before adding it again\n',
       prompts: [],
     });
   });
@@ -279,7 +279,7 @@ describe('a write whose fate is unknown says so', () => {
     expect(await run(ADD, { env: envFor(server.url) })).toEqual({
       code: 1,
       stdout: '',
-      stderr: `error: ${host} sent response headers that are too large; ${note}\n`,
+      stderr: `error: ${host} sent response headers that are too large\nhint: ${note}\n`,
       prompts: [],
     });
   });
@@ -324,7 +324,7 @@ describe('a write whose fate is unknown says so', () => {
       expect(await run([...ADD, '--json'], { env: envFor(server.url) })).toEqual({
         code: 1,
         stdout: '',
-        stderr: `{"error":{"code":"response_too_large","message":"the response body is larger than 32 MiB; refused; the animal may have been created: look with \`store pets list\` before adding it again","status":${status}}}\n`,
+        stderr: `{"error":{"code":"response_too_large","message":"the response body is larger than 32 MiB; refused","status":${status},"hint":"the animal may have been created: look with \`store pets list\` before adding it again"}}\n`,
         prompts: [],
       });
     },
@@ -340,7 +340,7 @@ describe('a write whose fate is unknown says so', () => {
       code: 130,
       stdout: '',
       stderr:
-        'error: interrupted; the animal may have been created: look with `store pets list` before adding it again\n',
+        'error: interrupted\nhint: the animal may have been created: look with `store pets list` before adding it again\n',
       prompts: [],
     });
     // A POST answered 429 was not acted on: Ctrl-C during the wait before sending it again.
@@ -376,7 +376,7 @@ describe('a write whose fate is unknown says so', () => {
       code: 130,
       stdout: '',
       stderr:
-        'error: interrupted; the animal may have been created: look with `store pets list` before adding it again\n',
+        'error: interrupted\nhint: the animal may have been created: look with `store pets list` before adding it again\n',
       prompts: [],
     });
     expect(sleeps).toHaveLength(1);
@@ -394,20 +394,20 @@ describe('a write whose fate is unknown says so', () => {
     expect(await run(['pets', 'list'], { env: envFor(server.url) })).toEqual({
       code: 5,
       stdout: '',
-      stderr: `error: the server answered not found; ${cut} (http_404, HTTP 404)\n`,
+      stderr: `error: the server answered not found (http_404, HTTP 404)\nhint: ${cut}\n`,
       prompts: [],
     });
     expect(await run(ADD, { env: envFor(server.url) })).toEqual({
       code: 3,
       stdout: '',
-      stderr: `error: the server answered bad request; ${cut} (http_400, HTTP 400)\n`,
+      stderr: `error: the server answered bad request (http_400, HTTP 400)\nhint: ${cut}\n`,
       prompts: [],
     });
     // store api prints no part of a body as if it were all of it (a `| jq` read broken JSON).
     expect(await run(['api', '/pets/9'], { env: envFor(server.url) })).toEqual({
       code: 5,
       stdout: '',
-      stderr: `error: the server answered not found; ${cut} (http_404, HTTP 404)\n`,
+      stderr: `error: the server answered not found (http_404, HTTP 404)\nhint: ${cut}\n`,
       prompts: [],
     });
     expect(server.seen.map((r) => r.method)).toEqual(['GET', 'POST', 'GET']);
@@ -418,10 +418,10 @@ describe('a write whose fate is unknown says so', () => {
     const note =
       'the animal may have been created: look with `store pets list` before adding it again';
     expect((await run(ADD, { env: envFor(server.url) })).stderr).toBe(
-      `error: the server answered gateway timeout; ${note} (http_504, HTTP 504)\n`,
+      `error: the server answered gateway timeout (http_504, HTTP 504)\nhint: ${note}\n`,
     );
     expect((await run(ADD, { env: envFor(server.url) })).stderr).toBe(
-      `error: the server answered bad gateway; ${note} (http_502, HTTP 502)\n`,
+      `error: the server answered bad gateway (http_502, HTTP 502)\nhint: ${note}\n`,
     );
   });
 
@@ -434,11 +434,11 @@ describe('a write whose fate is unknown says so', () => {
       code: 7,
       stdout: '{"code":"bad_gateway","message":"upstream timed out"}\n',
       stderr:
-        'error: the server answered bad gateway; the server may have acted on the POST (http_502, HTTP 502)\n',
+        'error: the server answered bad gateway (http_502, HTTP 502)\nhint: the server may have acted on the POST\n',
       prompts: [],
     });
     expect((await run(['api', '-X', 'PATCH', '/pets/1', '-f', 'name=Rex'], { env })).stderr).toBe(
-      'error: the server answered gateway timeout; the server may have acted on the PATCH (http_504, HTTP 504)\n',
+      'error: the server answered gateway timeout (http_504, HTTP 504)\nhint: the server may have acted on the PATCH\n',
     );
     expect(server.seen.map((r) => r.method)).toEqual(['POST', 'PATCH']);
   });
@@ -450,7 +450,7 @@ describe('a write whose fate is unknown says so', () => {
     const note =
       'the animal may have been created: look with `store pets list` before adding it again';
     expect((await run(ADD, { env: envFor(server.url) })).stderr).toBe(
-      `error: the server answered with a redirect (HTTP 303 to /v1/pets/42); redirects are not followed; ${note}\n`,
+      `error: the server answered with a redirect (HTTP 303 to /v1/pets/42); redirects are not followed\nhint: ${note}\n`,
     );
     expect((await run(ADD, { env: envFor(server.url) })).stderr).toBe(
       'error: the server answered with a redirect (HTTP 307 to /v1/pets/42); redirects are not followed\n',
@@ -462,10 +462,10 @@ describe('a write whose fate is unknown says so', () => {
     const host = silent.origin.slice(7);
     const env = envFor(silent.url, { STORE_TIMEOUT: '0.3' });
     expect((await run(['messages', 'send', 'hi'], { env })).stderr).toBe(
-      `error: request to ${host} timed out after 0.3s; the message may have been sent\n`,
+      `error: request to ${host} timed out after 0.3s\nhint: the message may have been sent\n`,
     );
     expect((await run(['api', '-X', 'POST', '/pets'], { env })).stderr).toBe(
-      `error: request to ${host} timed out after 0.3s; the server may have acted on the POST\n`,
+      `error: request to ${host} timed out after 0.3s\nhint: the server may have acted on the POST\n`,
     );
     expect((await run(['api', '/pets'], { env })).stderr).toBe(
       `error: request to ${host} timed out after 0.3s\n`,

@@ -138,7 +138,7 @@ describe('signals and secrets', () => {
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('> authorization: Bearer ****0000\n');
     expect(result.stderr).toContain(
-      'error: bad key; the key came from STORE_API_KEY (unauthorized, HTTP 401)\n',
+      'error: bad key (unauthorized, HTTP 401)\nhint: the key came from STORE_API_KEY\n',
     );
     expect(result.stderr).toContain('"key":"****0000"}\n'); // the body, the key masked
     expect(result.stderr).not.toMatch(/\n\s+at /);

@@ -3,7 +3,7 @@ import { saveKey } from '../../config/key-store.js';
 import { commandFor } from '../../config/profile-hints.js';
 import { maskKey } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
-import { ApiError, AuthError, FlagError, NetworkError } from '../../errors.js';
+import { ApiError, AuthError, FlagError, NetworkError, withHint } from '../../errors.js';
 import * as z from '../../zod.js';
 import { defineCommand } from '../define.js';
 import { reportDone } from '../done.js';
@@ -88,7 +88,11 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
       `warning: the system keyring cannot be used (${saved.failure}); the key is stored in plain text in ${config.path}`,
     );
   }
-  reportDone(ctx, `Logged in to profile ${profile.name} with key ${maskKey(key)}`, {
+  // No claim the tool did not check: a key saved unchecked is said to be just that.
+  const done = opts.verify
+    ? `Logged in to profile ${profile.name} with key ${maskKey(key)}`
+    : `Saved key ${maskKey(key)} for profile ${profile.name} without checking it`;
+  reportDone(ctx, done, {
     profile: profile.name,
     key: maskKey(key),
     verified: opts.verify,
@@ -112,7 +116,7 @@ async function verify(key: string, ctx: Context): Promise<void> {
     }
     // The key may be good: the check could not tell (unreachable, 5xx).
     if (error instanceof NetworkError || error instanceof ApiError) {
-      error.message += '; nothing was saved (--no-verify saves the key without checking)';
+      withHint(error, 'nothing was saved (--no-verify saves the key without checking it)');
     }
     throw error;
   }

@@ -1,5 +1,5 @@
 import { listPets } from '../../api/pets.js';
-import { loginHint, rejectedKeyHint } from '../../config/profile-hints.js';
+import { noKeyError, rejectedKeyHint } from '../../config/profile-hints.js';
 import {
   type BaseUrlSource,
   type KeyStorage,
@@ -7,7 +7,7 @@ import {
   type ResolvedProfile,
 } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
-import { ApiError, AuthError, CliError } from '../../errors.js';
+import { ApiError, AuthError, CliError, withHint } from '../../errors.js';
 import { type Column, renderItem, writeJson } from '../../render/output.js';
 import { sanitize } from '../../render/sanitize.js';
 import * as z from '../../zod.js';
@@ -76,7 +76,7 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
     status.valid = false;
   } else if (!key) {
     status.valid = false;
-    failure = new AuthError(`no API key for profile ${profile.name}: ${loginHint(profile)}`);
+    failure = noKeyError(profile);
   } else {
     try {
       await listPets(await ctx.api(), { limit: 1 });
@@ -85,9 +85,12 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
       failure = error;
       if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
         status.valid = false;
-        failure = new AuthError(
-          `the API rejected the key ${status.key} from ${profile.keySource} (HTTP ${error.status}); ${rejectedKeyHint(profile)}`,
-          error.status,
+        failure = withHint(
+          new AuthError(
+            `the API rejected the key ${status.key} from ${profile.keySource} (HTTP ${error.status})`,
+            error.status,
+          ),
+          rejectedKeyHint(profile),
         );
       }
     }

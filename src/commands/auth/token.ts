@@ -1,6 +1,5 @@
-import { loginHint } from '../../config/profile-hints.js';
+import { noKeyError } from '../../config/profile-hints.js';
 import type { Context } from '../../context.js';
-import { AuthError } from '../../errors.js';
 import { writeJson } from '../../render/output.js';
 import * as z from '../../zod.js';
 import { defineCommand } from '../define.js';
@@ -28,7 +27,7 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
   const profile = await ctx.profile();
   const key = await ctx.apiKey();
   if (!key) {
-    throw new AuthError(`no API key for profile ${profile.name}: ${loginHint(profile)}`);
+    throw noKeyError(profile);
   }
   // --json: one JSON document, as everywhere (the key itself, unmasked: that is the command).
   if (ctx.options.json) {

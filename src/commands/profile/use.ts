@@ -37,11 +37,11 @@ export async function run(opts: UseOptions, ctx: Context): Promise<void> {
   // so, or they would go elsewhere than this confirmation suggests.
   const fromEnv = ctx.env.STORE_PROFILE;
   const overridden = fromEnv !== undefined && fromEnv !== '' && fromEnv !== opts.name;
-  reportDone(
-    ctx,
-    overridden ? `Made ${opts.name} the current profile` : `Now using profile ${opts.name}`,
-    { profile: opts.name, current: true, overriddenBy: overridden ? 'STORE_PROFILE' : null },
-  );
+  reportDone(ctx, `Made ${opts.name} the current profile`, {
+    profile: opts.name,
+    current: true,
+    overriddenBy: overridden ? 'STORE_PROFILE' : null,
+  });
   const flag = ctx.options.profile;
   if (overridden) {
     ctx.warn(

@@ -50,7 +50,8 @@ describe('store auth login', () => {
       code: 7,
       stdout: '',
       stderr:
-        'error: the server answered service unavailable (after 3 attempts); nothing was saved (--no-verify saves the key without checking) (http_503, HTTP 503)\n',
+        'error: the server answered service unavailable (http_503, HTTP 503)\n' +
+        'hint: still failing after 3 attempts; try again later; nothing was saved (--no-verify saves the key without checking it)\n',
       prompts: [],
     });
     expect(() => readConfig(file)).toThrow();
@@ -233,7 +234,7 @@ describe('the hidden prompt (auth login on a terminal)', () => {
     expect(result).toEqual({
       code: 0,
       stdout: '',
-      stderr: 'Logged in to profile production with key ****6789\n',
+      stderr: 'Saved key ****6789 for profile production without checking it\n',
       prompts: ['API key for profile production: '],
     });
     expect(readConfig(file)).toEqual({ profiles: { production: { keyStorage: 'keyring' } } });

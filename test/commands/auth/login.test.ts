@@ -130,7 +130,7 @@ describe('store auth login', () => {
     expect(result).toEqual({
       code: 6,
       stdout: '',
-      stderr: `error: cannot reach 127.0.0.1:${port}: connection refused (after 3 attempts); nothing was saved (--no-verify saves the key without checking)\n`,
+      stderr: `error: cannot reach 127.0.0.1:${port}: connection refused (after 3 attempts)\nhint: nothing was saved (--no-verify saves the key without checking it)\n`,
       prompts: [],
     });
     expect(existsSync(file)).toBe(false);
@@ -172,7 +172,7 @@ describe('store auth login', () => {
       expect(result).toEqual({
         code: 0,
         stdout: '',
-        stderr: 'Logged in to profile production with key ****6789\n',
+        stderr: 'Saved key ****6789 for profile production without checking it\n',
         prompts: [],
       });
       expect(readConfig(file)).toStrictEqual({

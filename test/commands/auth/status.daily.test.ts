@@ -44,7 +44,7 @@ describe('store auth status', () => {
       stdout:
         '{"profile":"staging","baseUrl":"https://staging.api.animal-store.example/v1","baseUrlSource":"profile","keySource":"none","keyStorage":null,"key":null,"valid":false}\n',
       stderr:
-        '{"error":{"code":"unauthenticated","message":"no API key for profile staging: run `store -p staging auth login` or set STORE_API_KEY","status":null}}\n',
+        '{"error":{"code":"unauthenticated","message":"no API key for profile staging","status":null,"hint":"run `store -p staging auth login` or set STORE_API_KEY"}}\n',
       prompts: [],
     });
     expect(unexpected).toEqual([]);
@@ -58,7 +58,7 @@ describe('store auth status', () => {
       stdout: '',
       stderr:
         `profile  production\nbase URL ${PROD} (from profile)\nkey      ****wxyz (from STORE_API_KEY)\n` +
-        'error: the API rejected the key ****wxyz from env (HTTP 403); the key came from STORE_API_KEY\n',
+        'error: the API rejected the key ****wxyz from env (HTTP 403)\nhint: the key came from STORE_API_KEY\n',
       prompts: [],
     });
   });

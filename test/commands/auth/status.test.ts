@@ -8,7 +8,7 @@ const REJECTED =
   'profile  production\n' +
   'base URL https://api.animal-store.example/v1 (from profile)\n' +
   'key      ****wxyz (in config.json)\n' +
-  'error: the API rejected the key ****wxyz from config (HTTP 401); to store a new key for profile production, run `store auth login`\n';
+  'error: the API rejected the key ****wxyz from config (HTTP 401)\nhint: to store a new key for profile production, run `store auth login`\n';
 
 describe('store auth status', () => {
   const storedKey = (file: string, key = KEY) =>
@@ -115,7 +115,7 @@ describe('store auth status', () => {
         'profile  production\n' +
         'base URL https://api.animal-store.example/v1 (from profile)\n' +
         'key      none\n' +
-        'error: no API key for profile production: run `store auth login` or set STORE_API_KEY\n',
+        'error: no API key for profile production\nhint: run `store auth login` or set STORE_API_KEY\n',
       prompts: [],
     });
     expect(unexpected).toEqual([]);
@@ -159,7 +159,7 @@ describe('store auth status', () => {
     [
       ['--json'],
       '{"profile":"production","baseUrl":"https://api.animal-store.example/v1","baseUrlSource":"profile","keySource":"config","keyStorage":"file","key":"****wxyz","valid":false}\n',
-      '{"error":{"code":"unauthenticated","message":"the API rejected the key ****wxyz from config (HTTP 401); to store a new key for profile production, run `store auth login`","status":401}}\n',
+      '{"error":{"code":"unauthenticated","message":"the API rejected the key ****wxyz from config (HTTP 401)","status":401,"hint":"to store a new key for profile production, run `store auth login`"}}\n',
     ],
     [['--debug'], '', undefined],
   ])(
@@ -180,9 +180,11 @@ describe('store auth status', () => {
         // The trace, then the error line; an API error under --debug has no stack trace.
         expect(result.stderr).toContain('> authorization: Bearer ****wxyz\n');
         expect(result.stderr).not.toMatch(/^\s+at /m);
-        expect(result.stderr.split('\n').at(-2)).toBe(
-          'error: the API rejected the key ****wxyz from config (HTTP 401); to store a new key for profile production, run `store auth login`',
-        );
+        expect(result.stderr.split('\n').slice(-3)).toEqual([
+          'error: the API rejected the key ****wxyz from config (HTTP 401)',
+          'hint: to store a new key for profile production, run `store auth login`',
+          '',
+        ]);
       }
       expect(result.stdout + result.stderr).not.toContain(KEY);
       expect(result.stdout + result.stderr).not.toContain(KEY.slice(0, 8));

@@ -537,15 +537,14 @@ describe('store pets add --file', () => {
       .reply(201, created(2, 'B', 2), JSON_HEADERS)
       .post('/v1/pets', '{"name":"A","categoryId":1}')
       .reply(201, deep, JSON_HEADERS);
-    const message =
-      'the server sent a response nested more than 1000 levels deep (HTTP 201); the animal may have been created';
+    const message = 'the server sent a response nested more than 1000 levels deep (HTTP 201)';
     const bulk = await run(['pets', 'add', '--file', '-', '--json', '--concurrency', '1'], {
       env: env(),
       stdin: '{"name":"A","categoryId":1}\n{"name":"B","categoryId":2}\n',
     });
     expect(bulk).toEqual({
       code: 1,
-      stdout: `{"input":1,"error":{"code":"unexpected_response","message":"${message}","status":201}}\n${created(2, 'B', 2)}\n`,
+      stdout: `{"input":1,"error":{"code":"unexpected_response","message":"${message}","status":201,"hint":"the animal may have been created"}}\n${created(2, 'B', 2)}\n`,
       stderr: '',
       prompts: [],
     });
@@ -553,7 +552,7 @@ describe('store pets add --file', () => {
     expect(one).toEqual({
       code: 1,
       stdout: '',
-      stderr: `error: ${message}: look with \`store pets list\` before adding it again\n`,
+      stderr: `error: ${message}\nhint: the animal may have been created: look with \`store pets list\` before adding it again\n`,
       prompts: [],
     });
     expect(scope.isDone()).toBe(true);
@@ -639,12 +638,12 @@ describe('store pets add --file with a key the API refuses', () => {
       stdin: `${PET}\n${PET}\n${PET}\n`,
     });
     const notSent = (n: number) =>
-      `{"input":${n},"error":{"code":"not_sent","message":"input 1 failed: key revoked; the key came from STORE_API_KEY","status":null}}`;
+      `{"input":${n},"error":{"code":"not_sent","message":"input 1 failed: key revoked","status":null,"hint":"the key came from STORE_API_KEY"}}`;
     expect(result).toEqual({
       code: 4,
-      stdout: `{"input":1,"error":{"code":"unauthorized","message":"key revoked; the key came from STORE_API_KEY","status":401}}\n${notSent(2)}\n${notSent(3)}\n`,
+      stdout: `{"input":1,"error":{"code":"unauthorized","message":"key revoked","status":401,"hint":"the key came from STORE_API_KEY"}}\n${notSent(2)}\n${notSent(3)}\n`,
       stderr:
-        '{"error":{"code":"not_sent","message":"inputs 2-3 not sent: input 1 failed: key revoked; the key came from STORE_API_KEY","status":null}}\n',
+        '{"error":{"code":"not_sent","message":"inputs 2-3 not sent: input 1 failed: key revoked","status":null,"hint":"the key came from STORE_API_KEY"}}\n',
       prompts: [],
     });
   });
@@ -662,8 +661,8 @@ describe('store pets add --file with a key the API refuses', () => {
       code: 4,
       stdout: '',
       stderr:
-        'error: input 1: read-only key; the key came from STORE_API_KEY (forbidden, HTTP 403)\n' +
-        'error: inputs 2-4 not sent: input 1 failed: read-only key; the key came from STORE_API_KEY\n' +
+        'error: input 1: read-only key (forbidden, HTTP 403)\nhint: the key came from STORE_API_KEY\n' +
+        'error: inputs 2-4 not sent: input 1 failed: read-only key\n' +
         '0 created, 1 failed (input 1), 3 not sent (inputs 2-4)\n',
       prompts: [],
     });

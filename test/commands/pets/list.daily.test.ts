@@ -34,7 +34,7 @@ describe('store pets list: the profile in use', () => {
       expect(await run([...flags, 'pets', 'list'], { env })).toEqual({
         code: 4,
         stdout: '',
-        stderr: `error: no API key for profile sandbox2: run \`${login}\` or set STORE_API_KEY\n`,
+        stderr: `error: no API key for profile sandbox2\nhint: run \`${login}\` or set STORE_API_KEY\n`,
         prompts: [],
       });
       expect(unexpected).toEqual([]);
@@ -48,12 +48,12 @@ describe('store pets list: the profile in use', () => {
       JSON.stringify({ profiles: { 'my box': { baseUrl: 'https://x.example/v1' } } }),
     );
     expect((await run(['-p', 'my box', 'pets', 'list'], { env })).stderr).toBe(
-      "error: no API key for profile my box: run `store -p 'my box' auth login` or set STORE_API_KEY\n",
+      "error: no API key for profile my box\nhint: run `store -p 'my box' auth login` or set STORE_API_KEY\n",
     );
     // A quote in the name: closed, escaped, opened again, as a shell reads it.
     writeConfigFile(file, JSON.stringify({ profiles: { "o'neil": {} } }));
     expect((await run(['-p', "o'neil", 'pets', 'list'], { env })).stderr).toBe(
-      "error: no API key for profile o'neil: run `store -p 'o'\\''neil' auth login` or set STORE_API_KEY\n",
+      "error: no API key for profile o'neil\nhint: run `store -p 'o'\\''neil' auth login` or set STORE_API_KEY\n",
     );
   });
 
@@ -104,7 +104,7 @@ describe('store pets list: the profile in use', () => {
       code: 4,
       stdout: '',
       stderr:
-        'error: key revoked; to store a new key for profile staging, run `store -p staging auth login` (unauthorized, HTTP 401)\n',
+        'error: key revoked (unauthorized, HTTP 401)\nhint: to store a new key for profile staging, run `store -p staging auth login`\n',
       prompts: [],
     });
   });
@@ -114,7 +114,7 @@ describe('store pets list: the profile in use', () => {
     expect(await run(['pets', 'list'], { env: baseEnv({ STORE_API_KEY: KEY }) })).toEqual({
       code: 4,
       stdout: '',
-      stderr: 'error: read-only key; the key came from STORE_API_KEY (forbidden, HTTP 403)\n',
+      stderr: 'error: read-only key (forbidden, HTTP 403)\nhint: the key came from STORE_API_KEY\n',
       prompts: [],
     });
   });

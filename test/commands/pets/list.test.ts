@@ -273,7 +273,7 @@ describe('store pets list', () => {
     expect(result).toEqual({
       code: exit,
       stdout: '',
-      stderr: `error: it failed (${status})${status === 429 ? ' (after 3 attempts)' : ''}${exit === 4 ? '; the key came from STORE_API_KEY' : ''} (${code}, HTTP ${status})\n`,
+      stderr: `error: it failed (${status}) (${code}, HTTP ${status})\n${status === 429 ? 'hint: still failing after 3 attempts; try again later\n' : ''}${exit === 4 ? 'hint: the key came from STORE_API_KEY\n' : ''}`,
       prompts: [],
     });
   });
@@ -285,7 +285,7 @@ describe('store pets list', () => {
       code: 4,
       stdout: '',
       stderr:
-        '{"error":{"code":"unauthorized","message":"bad key; the key came from STORE_API_KEY","status":401}}\n',
+        '{"error":{"code":"unauthorized","message":"bad key","status":401,"hint":"the key came from STORE_API_KEY"}}\n',
       prompts: [],
     });
   });
@@ -294,10 +294,15 @@ describe('store pets list', () => {
     [
       502,
       '<html><body>Bad gateway</body></html>',
-      'the server answered bad gateway (after 3 attempts) (http_502, HTTP 502)',
+      'the server answered bad gateway (http_502, HTTP 502)\nhint: still failing after 3 attempts; try again later',
       7,
     ],
-    [503, '', 'the server answered service unavailable (after 3 attempts) (http_503, HTTP 503)', 7],
+    [
+      503,
+      '',
+      'the server answered service unavailable (http_503, HTTP 503)\nhint: still failing after 3 attempts; try again later',
+      7,
+    ],
     [400, '{"code":"bad', 'the server answered bad request (http_400, HTTP 400)', 3],
     // The spec's Error has code, message and an integer status: without one, it is no Error.
     [

@@ -8,7 +8,7 @@ describe('store profile use', () => {
     expect(await run(['profile', 'use', 'staging'], { env })).toEqual({
       code: 0,
       stdout: '',
-      stderr: 'Now using profile staging\n',
+      stderr: 'Made staging the current profile\n',
       prompts: [],
     });
     expect(readConfig(file)).toEqual({ currentProfile: 'staging' });
@@ -31,7 +31,7 @@ describe('store profile use', () => {
   );
 
   it('says that STORE_BASE_URL and STORE_MESSAGES_URL win over the profile’s URLs in this shell', async () => {
-    // It said only "Now using profile staging", while every command went to STORE_BASE_URL.
+    // It said only "Made staging the current profile", while every command went to STORE_BASE_URL.
     const { env, file } = setup({
       STORE_BASE_URL: 'http://127.0.0.1:40053/v1',
       STORE_MESSAGES_URL: 'https://alice:pw@msg.example/v1',
@@ -41,7 +41,7 @@ describe('store profile use', () => {
       code: 0,
       stdout: '',
       stderr:
-        'Now using profile staging\n' +
+        'Made staging the current profile\n' +
         'note: STORE_BASE_URL="http://127.0.0.1:40053/v1" wins over the profile\'s URL in this shell; `unset STORE_BASE_URL` to use it\n' +
         'note: STORE_MESSAGES_URL="https://****@msg.example/v1" wins over the profile\'s URL in this shell; `unset STORE_MESSAGES_URL` to use it\n',
       prompts: [],
@@ -50,21 +50,21 @@ describe('store profile use', () => {
     // An empty one is unset: nothing said.
     const empty = setup({ STORE_BASE_URL: '' });
     expect((await run(['profile', 'use', 'staging'], { env: empty.env })).stderr).toBe(
-      'Now using profile staging\n',
+      'Made staging the current profile\n',
     );
   });
 
   it('says nothing of an empty STORE_PROFILE, which is unset', async () => {
     const { env } = setup({ STORE_PROFILE: '' });
     expect((await run(['profile', 'use', 'staging'], { env })).stderr).toBe(
-      'Now using profile staging\n',
+      'Made staging the current profile\n',
     );
   });
 
   it('says nothing more when STORE_PROFILE names the same profile', async () => {
     const { env } = setup({ STORE_PROFILE: 'staging' });
     expect((await run(['profile', 'use', 'staging'], { env })).stderr).toBe(
-      'Now using profile staging\n',
+      'Made staging the current profile\n',
     );
   });
 
@@ -74,7 +74,7 @@ describe('store profile use', () => {
       code: 0,
       stdout: '',
       stderr:
-        'Now using profile staging\n' +
+        'Made staging the current profile\n' +
         'note: -p sandbox applies only to the command it is given with; commands without it use staging\n',
       prompts: [],
     });
@@ -86,7 +86,7 @@ describe('store profile use', () => {
     expect(await run(['-p', 'staging', 'profile', 'use', 'staging'], { env })).toEqual({
       code: 0,
       stdout: '',
-      stderr: 'Now using profile staging\n',
+      stderr: 'Made staging the current profile\n',
       prompts: [],
     });
   });

@@ -11,7 +11,7 @@ describe('store profile use', () => {
     expect(result).toEqual({
       code: 0,
       stdout: '',
-      stderr: 'Now using profile staging\n',
+      stderr: 'Made staging the current profile\n',
       prompts: [],
     });
     expect(readConfig(file)).toStrictEqual({ currentProfile: 'staging' });
@@ -38,7 +38,12 @@ describe('store profile use', () => {
       profiles: { eu: { baseUrl: 'https://eu.example.org/v1' } },
     });
     const result = await run(['profile', 'use', 'eu'], { env });
-    expect(result).toEqual({ code: 0, stdout: '', stderr: 'Now using profile eu\n', prompts: [] });
+    expect(result).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'Made eu the current profile\n',
+      prompts: [],
+    });
     expect(readConfig(file)).toStrictEqual({
       currentProfile: 'eu',
       profiles: { eu: { baseUrl: 'https://eu.example.org/v1' } },
