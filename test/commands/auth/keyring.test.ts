@@ -32,7 +32,7 @@ describe('auth login: the keyring, or the file with one warning line', () => {
     expect(result).toEqual({
       code: 0,
       stdout: '',
-      stderr: 'Logged in to profile production with key ****6789\n',
+      stderr: 'Saved key ****6789 for profile production without checking it\n',
       prompts: [],
     });
     expect(readConfig(file)).toStrictEqual({ profiles: { production: { keyStorage: 'keyring' } } });
@@ -59,7 +59,7 @@ describe('auth login: the keyring, or the file with one warning line', () => {
           stdout: '',
           stderr:
             `warning: the system keyring cannot be used (${why}); the key is stored in plain text in ${file}\n` +
-            'Logged in to profile production with key ****6789\n',
+            'Saved key ****6789 for profile production without checking it\n',
           prompts: [],
         });
       }
@@ -95,7 +95,7 @@ describe('auth login: the keyring, or the file with one warning line', () => {
       stdin: NEW_KEY,
       keyring: keyring.load,
     });
-    expect(result.stderr).toBe('Logged in to profile production with key ****6789\n');
+    expect(result.stderr).toBe('Saved key ****6789 for profile production without checking it\n');
     expect(readConfig(file)).toStrictEqual({ profiles: { production: { apiKey: NEW_KEY } } });
     expect(keyring.entries).toEqual(new Map());
   });
