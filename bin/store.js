@@ -111,17 +111,18 @@ function findCacheDir() {
 
 /**
  * The command's words and output (`pets-list-json`), which name its cache: each calls
- * different functions. Flags are skipped, with the value of those that take one.
+ * different functions. Flags are skipped, with the value of those that take one. A short
+ * reading of its own: it runs before any of the program (src/argv.ts) is loaded.
  */
 function commandKey(argv) {
   const words = [];
   for (let i = 0; i < argv.length && words.length < 2; i += 1) {
     const arg = argv[i];
-    if (arg === '-p' || arg === '--profile' || arg === '--timeout') i += 1;
+    if (arg === '-p' || arg === '--profile' || arg === '--timeout' || arg === '--jq') i += 1;
     else if (arg === '--') break;
     else if (/^[a-z]{1,20}$/.test(arg)) words.push(arg);
   }
-  if (argv.indexOf('--json') !== -1) words.push('json');
+  if (argv.some((arg) => /^--(?:json|jq)(?:=|$)/.test(arg))) words.push('json');
   else if (process.stdout.isTTY) words.push('tty');
   return withFlags(words.length > 0 ? words.join('-') : 'none');
 }

@@ -1,6 +1,7 @@
 // The top of the program: parse, run, and turn whatever was thrown into one message on
 // stderr and the contract's exit code. Nothing below this file sets the exit code.
 import type { Command } from 'commander';
+import { type ScannedArgv, scanArgv } from './argv.js';
 import { missingValueMessage } from './commands/missing-value.js';
 import type { Context, ContextDeps, GlobalOptions } from './context.js';
 import type { Env } from './env.js';
@@ -88,15 +89,15 @@ function fieldList(text: string): string[] | undefined {
 
 /** Runs one invocation and returns its exit code, output that could not be written included. */
 export async function main(argv: readonly string[], deps: MainDeps): Promise<number> {
-  const chosen: { json?: boolean } = {};
+  const chosen: { json?: boolean; scan?: ScannedArgv } = {};
   const code = await runInvocation(argv, deps, chosen);
-  return outputWritten(deps.io, code, chosen.json ?? wantsJson(argv), deps.signal);
+  return outputWritten(deps.io, code, chosen.json ?? chosen.scan?.json ?? false, deps.signal);
 }
 
 async function runInvocation(
   argv: readonly string[],
   deps: MainDeps,
-  chosen: { json?: boolean },
+  chosen: { json?: boolean; scan?: ScannedArgv },
 ): Promise<number> {
   const { io, env, signal } = deps;
   // Answered before the program is loaded: these run often and need none of it.
@@ -110,10 +111,12 @@ async function runInvocation(
     return ExitCode.ok;
   }
   // The command tree, zod and the renderer, loaded only when a command runs.
-  const [{ buildProgram, loadCommands }, { createContext }] = await Promise.all([
+  const [{ buildProgram, globalValueFlags, loadCommands }, { createContext }] = await Promise.all([
     import('./program.js'),
     import('./context.js'),
   ]);
+  const scan = scanArgv(argv, globalValueFlags());
+  chosen.scan = scan;
   let ctx: Context | undefined;
   const contextFor = (command: Command): Context => {
     if (!ctx) {
@@ -126,7 +129,7 @@ async function runInvocation(
     return ctx;
   };
   const [program, { normalizeJsonFlag }] = await Promise.all([
-    loadCommands(argv).then((commands) => buildProgram(io, contextFor, commands)),
+    loadCommands(scan).then((commands) => buildProgram(io, contextFor, commands)),
     import('./commands/json-flag.js'),
   ]);
   if (argv.length === 0) {
@@ -137,16 +140,10 @@ async function runInvocation(
     await program.parseAsync(normalizeJsonFlag(argv, program), { from: 'user' });
     return ExitCode.ok;
   } catch (error) {
-    const json = ctx?.options.json ?? wantsJson(argv);
-    const debug = ctx?.options.debug ?? (argv.includes('--debug') || env.STORE_DEBUG === '1');
+    const json = ctx?.options.json ?? scan.json;
+    const debug = ctx?.options.debug ?? (scan.debug || env.STORE_DEBUG === '1');
     return report(io, toCliError(error), { json, debug, original: error });
   }
-}
-
-/** --json (or --jq) given before any `--`, for errors thrown before the options were parsed. */
-function wantsJson(argv: readonly string[]): boolean {
-  const end = argv.indexOf('--');
-  return (end === -1 ? argv : argv.slice(0, end)).some((arg) => /^--(?:json|jq)(?:=|$)/.test(arg));
 }
 
 /** commander's errors, told by their code so that this file need not load commander. */

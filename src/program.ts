@@ -2,6 +2,7 @@
 // invocation names it (or when all are wanted: help, completion, the generators) and registers
 // itself on its noun; global options are declared once here and accepted anywhere.
 import { Command } from 'commander';
+import type { ScannedArgv } from './argv.js';
 import {
   type CommandDefinition,
   type ContextFactory,
@@ -142,8 +143,8 @@ export interface CommandSet {
  * Every command; or, given the invocation's arguments when they name one command of a noun
  * (`pets list`), that command alone: nothing else is loaded.
  */
-export async function loadCommands(argv?: readonly string[]): Promise<CommandSet> {
-  const wanted = argv && invokedVerb(argv);
+export async function loadCommands(scan?: ScannedArgv): Promise<CommandSet> {
+  const wanted = scan && invokedVerb(scan);
   const nouns = await Promise.all(
     NOUNS.filter((noun) => !wanted || wanted.noun === noun).map(async (noun) => {
       const names = Object.keys(noun.verbs).filter((name) => !wanted || wanted.verb === name);
@@ -182,25 +183,21 @@ async function load(noun: Noun, name: string): Promise<CommandDefinition> {
   return command;
 }
 
-/** The noun and verb the arguments name, past the global flags (and their values); none
- * when they name something else (help, a top-level command, a typo: all is loaded then). */
-function invokedVerb(argv: readonly string[]): { noun: Noun; verb: string } | undefined {
-  const takesValue = new Set(
+/** The global flags whose next word is their value (`-p staging`, `--timeout 5`). */
+export function globalValueFlags(): ReadonlySet<string> {
+  return new Set(
     Object.values(GLOBAL_FLAGS)
       .filter((flag) => flag.flags.includes('<'))
       .flatMap((flag) => flag.flags.split(/[ ,]+/).filter((word) => word.startsWith('-'))),
   );
-  // Help (`store --help pets list` is the program's) and the version: all of it.
-  if (argv.some((arg) => ['-h', '--help', '-V', '--version'].includes(arg))) return undefined;
-  const words: string[] = [];
-  for (let i = 0; i < argv.length && words.length < 2; i += 1) {
-    const arg = argv[i] as string;
-    if (arg === '--') return undefined;
-    if (takesValue.has(arg)) i += 1;
-    else if (!arg.startsWith('-')) words.push(arg);
-  }
-  const noun = NOUNS.find((candidate) => candidate.name === words[0]);
-  const verb = words[1];
+}
+
+/** The noun and verb the arguments name; none when they name something else (help, a
+ * top-level command, a typo: all is loaded then). */
+function invokedVerb(scan: ScannedArgv): { noun: Noun; verb: string } | undefined {
+  if (scan.help) return undefined;
+  const [first, verb] = scan.words;
+  const noun = NOUNS.find((candidate) => candidate.name === first);
   return noun && verb !== undefined && Object.hasOwn(noun.verbs, verb) ? { noun, verb } : undefined;
 }
 

@@ -3,8 +3,9 @@
 // loaded); anything else (help, a top-level command, a typo) loads every command.
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { scanArgv } from '../../src/argv.js';
 import { defineCommand, toOption } from '../../src/commands/define.js';
-import { type CommandSet, loadCommands } from '../../src/program.js';
+import { type CommandSet, globalValueFlags, loadCommands } from '../../src/program.js';
 import * as z from '../../src/zod.js';
 import { run } from '../helpers/cli.js';
 import { ALL_COMMANDS, commandPaths } from '../helpers/tree.js';
@@ -22,7 +23,7 @@ describe('loadCommands', () => {
     [['-p', 'staging', '--timeout', '5', 'orders', 'list'], ['orders list']],
     [['--json', 'profile', 'use', 'staging'], ['profile use']],
   ])('for %j loads only %j', async (argv, expected) => {
-    const set = await loadCommands(argv);
+    const set = await loadCommands(scanArgv(argv, globalValueFlags()));
     expect(names(set)).toEqual(expected);
     expect(set.help).toBeUndefined();
   });
@@ -39,9 +40,20 @@ describe('loadCommands', () => {
     [['--', 'pets', 'list']],
     [['-p', 'pets', 'list']],
   ])('for %j loads every command', async (argv) => {
-    const set = await loadCommands(argv);
+    const set = await loadCommands(scanArgv(argv, globalValueFlags()));
     expect(set.help?.registerHelp).toBeTypeOf('function');
     expect(names(set)).toEqual(names(ALL_COMMANDS));
+  });
+
+  it.each([
+    [['--json', 'pets', 'list'], { json: true, debug: false, help: false }],
+    [['pets', 'list', '--jq', '.[0]'], { json: true, debug: false, help: false }],
+    [['--json=id,name', '--debug', 'pets', 'list'], { json: true, debug: true, help: false }],
+    [['pets', 'list', '-h'], { json: false, debug: false, help: true }],
+    [['api', '--', '--json', '--debug'], { json: false, debug: false, help: false }],
+  ])('reads %j once for what is needed before parsing: %j', (argv, expected) => {
+    const { json, debug, help } = scanArgv(argv, globalValueFlags());
+    expect({ json, debug, help }).toEqual(expected);
   });
 
   it('loads every command of the tree when given nothing (the hidden __complete too)', () => {
