@@ -8,9 +8,10 @@ import { statusText } from '../api/status-text.js';
 import { FILES, words } from '../completion/hints.js';
 import { quote } from '../config/quote.js';
 import type { Context } from '../context.js';
-import { CancelledError, FlagError, notingMaybeActed } from '../errors.js';
+import { CancelledError, CliError, ExitCode, FlagError, notingMaybeActed } from '../errors.js';
 import { parseJson, stringifyJson } from '../json.js';
 import { readAllBytes, utf8Text } from '../reading.js';
+import { writeJson } from '../render/output.js';
 import { sanitize } from '../render/sanitize.js';
 import * as z from '../zod.js';
 import { defineCommand } from './define.js';
@@ -104,6 +105,8 @@ export const command = defineCommand({
     omit: ['field', 'input', 'include'],
     fixed: { method: 'GET' },
   },
+  network: true,
+  output: { shape: 'any' },
   examples: [
     // Quoted: zsh and fish read an unquoted ? as a wildcard and stop at "no matches".
     "store api '/pets?limit=5'",
@@ -314,6 +317,17 @@ function printResponse(
     json = { data: parseJson(text) };
   } catch {
     // Not JSON: text on a terminal, bytes in a pipe.
+  }
+  // --jq and --json FIELDS take the answer's JSON; there is nothing to filter in other text.
+  if (ctx.options.jq !== undefined || ctx.options.jsonFields) {
+    if (!json)
+      throw new CliError(
+        '--jq and --json FIELDS need a JSON answer; this one is not JSON',
+        ExitCode.failure,
+        'not_json',
+      );
+    writeJson(io, json.data, ctx.options);
+    return;
   }
   if (!io.stdoutIsTTY) {
     // As sent, byte for byte (the key masked): a body need not be UTF-8 (decoding would turn

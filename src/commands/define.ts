@@ -77,6 +77,8 @@ export interface CommandSpec<
   flags?: F;
   /** What it prints under --json; a command without one prints no data. */
   output?: OutputSpec;
+  /** It calls the API: the exit codes of the API's answers (3 to 7) may come from it. */
+  network?: boolean;
   /** Lines shown under "Examples:" in --help, without the `$ `. */
   examples: readonly string[];
   /** Rules between flags (one excludes another…): returns the options `run` gets, or throws a
@@ -124,11 +126,24 @@ export interface CommandDefinition {
   readonly tool?: ToolSource;
 }
 
-const outputs = new WeakMap<Command, OutputSpec>();
+/** What a registered command, option or argument was declared with (for `store help --json`,
+ * the completion scripts, the man page: they read the commander tree). */
+const declared = new WeakMap<object, { output?: OutputSpec; network: boolean }>();
+const declaredFlags = new WeakMap<Option | Argument, FlagSpec | ArgSpec>();
 
 /** The --json output a registered command declares (none for nouns, help, completion…). */
 export function outputOf(command: Command): OutputSpec | undefined {
-  return outputs.get(command);
+  return declared.get(command)?.output;
+}
+
+/** Whether a registered command calls the API. */
+export function usesNetwork(command: Command): boolean {
+  return declared.get(command)?.network ?? false;
+}
+
+/** The declaration of a registered option (global ones too) or argument. */
+export function declarationOf(target: Option | Argument): FlagSpec | ArgSpec | undefined {
+  return declaredFlags.get(target);
 }
 
 /** Examples shown at the end of a command's --help, fitted to the help's width. */
@@ -163,6 +178,7 @@ export function toOption(key: string, spec: FlagSpec): Option {
     noteMissingValue(spec.flags, `${name} needs a value${rule ? `: ${rule}` : ''}`);
   }
   if (spec.complete) setCompletion(option, spec.complete);
+  declaredFlags.set(option, spec);
   return option;
 }
 
@@ -198,10 +214,8 @@ export function defineCommand<
       const command = parent
         .command(spec.name, { hidden: spec.hidden === true })
         .description(spec.description);
-      if (spec.output) {
-        outputs.set(command, spec.output);
-        command.addHelpText('after', jsonFieldsHelp(spec.output));
-      }
+      declared.set(command, { output: spec.output, network: spec.network === true });
+      if (spec.output) command.addHelpText('after', jsonFieldsHelp(spec.output));
       command.addHelpText('after', examples(spec.examples));
       for (const [key, arg] of args) {
         const argument = new Argument(arg.name, arg.description);
@@ -209,6 +223,7 @@ export function defineCommand<
           throw new Error(`argument ${arg.name} is declared as "${key}"`);
         }
         if (arg.complete) setCompletion(argument, arg.complete);
+        declaredFlags.set(argument, arg);
         command.addArgument(argument);
       }
       for (const [key, flag] of flags) command.addOption(toOption(key, flag));

@@ -238,6 +238,21 @@ describe('--jq', () => {
     },
   );
 
+  it('filters a raw request’s JSON answer (store api), and refuses an answer that is not JSON', async () => {
+    listed();
+    const result = await run(['api', '/pets', '--jq', '.[1].id'], { env: env() });
+    expect(result).toEqual({ code: 0, stdout: '9007199254740993\n', stderr: '', prompts: [] });
+    api().get('/v1/pets').reply(200, 'plain words', { 'content-type': 'text/plain' });
+    const text = await run(['api', '/pets', '--jq', '.'], { env: env() });
+    expect(text).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        '{"error":{"code":"not_json","message":"--jq and --json FIELDS need a JSON answer; this one is not JSON","status":null}}\n',
+      prompts: [],
+    });
+  });
+
   it('refuses an empty expression', async () => {
     const result = await run(['pets', 'list', '--jq', ' '], { env: env() });
     expect(result).toMatchObject({

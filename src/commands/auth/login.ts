@@ -36,6 +36,7 @@ export const command = defineCommand({
       keyStorage: z.string(),
     }),
   },
+  network: true,
   examples: [
     'store auth login',
     'echo "$STORE_KEY" | store auth login --with-key',

@@ -51,6 +51,7 @@ export const command = defineCommand({
   description: 'Show the profile, where its key comes from, and whether the API accepts it',
   mcp: { access: 'read' },
   output: { shape: 'object', fields: AuthStatusFields },
+  network: true,
   examples: ['store auth status', 'store -p staging auth status --json'],
   run,
 });

@@ -4,6 +4,8 @@ import type { Command } from 'commander';
 import { quote } from '../../config/quote.js';
 import type { Context } from '../../context.js';
 import { FlagError } from '../../errors.js';
+import { commandReference } from '../../reference/commands.js';
+import { writeJson } from '../../render/output.js';
 import * as z from '../../zod.js';
 import { type ContextFactory, defineCommand } from '../define.js';
 import { definitions, helpWidth } from './layout.js';
@@ -24,7 +26,14 @@ export const command = defineCommand({
       schema: z.array(z.string()),
     },
   },
-  examples: ['store help exit-codes', 'store help pets list', 'store help environment'],
+  // `store help --json`: every command described for a program (src/reference/commands.ts).
+  output: { shape: 'any' },
+  examples: [
+    'store help exit-codes',
+    'store help pets list',
+    'store help environment',
+    "store help --jq '.commands[].path'",
+  ],
   run: (opts, ctx, invoked) => run(opts, ctx, invoked.parent ?? invoked),
 });
 
@@ -45,6 +54,10 @@ export function registerHelp(program: Command, context: ContextFactory): void {
 
 export async function run(opts: HelpOptions, ctx: Context, program: Command): Promise<void> {
   const [first, ...rest] = opts.name;
+  if (ctx.options.json) {
+    writeJson(ctx.io, reference(program, opts.name), ctx.options);
+    return;
+  }
   if (first !== undefined && Object.hasOwn(HELP_TOPICS, first)) {
     // A topic has no parts: `store help environment extra` was "did you mean environment?".
     if (rest.length > 0) {
@@ -68,6 +81,20 @@ export async function run(opts: HelpOptions, ctx: Context, program: Command): Pr
     command = next;
   }
   command.outputHelp();
+}
+
+/** Every command described, or those under the words given (`store help pets --json`). */
+function reference(program: Command, words: readonly string[]): unknown {
+  const all = commandReference(program) as { commands: { path: string }[] };
+  if (words.length === 0) return all;
+  const typed = words.join(' ');
+  const commands = all.commands.filter(
+    (command) => command.path === typed || command.path.startsWith(`${typed} `),
+  );
+  if (commands.length === 0) {
+    throw new FlagError(`store help --json describes commands; "${typed}" is not one`);
+  }
+  return { ...all, commands };
 }
 
 function unknownName(parent: Command, words: string[], topLevel: boolean): FlagError {

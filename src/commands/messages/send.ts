@@ -30,6 +30,7 @@ export const command = defineCommand({
   },
   mcp: { access: 'write' },
   output: { shape: 'object', fields: Message },
+  network: true,
   examples: [
     'store messages send "Hello from the store"',
     'echo "Restock done" | store messages send',

@@ -9,6 +9,7 @@ export const command = defineCommand({
   description: 'List store orders',
   mcp: { access: 'read' },
   output: { shape: 'any' },
+  network: true,
   examples: ['store orders list', 'store orders list --json'],
   run,
 });

@@ -67,6 +67,7 @@ export const command = defineCommand({
   mcp: { access: 'write', omit: ['file', 'concurrency', 'failed', 'skip', 'dryRun'] },
   // With --file: one such object per input, on its own line.
   output: { shape: 'object', fields: Pet },
+  network: true,
   examples: [
     'store pets add --name Rex --category-id 1 --status available',
     'store pets add --file animals.ndjson --json > results.ndjson',

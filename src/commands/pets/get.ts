@@ -19,6 +19,7 @@ export const command = defineCommand({
   args: { petId: { name: '<petId>', description: 'the animal’s id', schema: int64Flag('petId') } },
   mcp: { access: 'read' },
   output: { shape: 'object', fields: Pet },
+  network: true,
   examples: ['store pets get 42', 'store pets get 42 --json'],
   run,
 });

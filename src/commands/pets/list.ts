@@ -26,6 +26,7 @@ export const command = defineCommand({
   },
   mcp: { access: 'read' },
   output: { shape: 'list', fields: Pet },
+  network: true,
   examples: [
     'store pets list',
     'store pets list --status available --limit 50',
