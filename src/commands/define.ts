@@ -109,6 +109,8 @@ export interface McpSpec<F extends Record<string, FlagSpec> = Record<string, Fla
 export interface ToolSource {
   readonly mcp: McpSpec;
   readonly description: string;
+  /** What it prints under --json: the tool's result. */
+  readonly output?: OutputSpec;
   readonly flags: readonly [string, FlagSpec][];
   readonly args: readonly [string, ArgSpec][];
   /** Runs the command with each flag's and argument's value as commander would collect it
@@ -200,6 +202,7 @@ export function defineCommand<
   const tool: ToolSource | undefined = spec.mcp && {
     mcp: spec.mcp as McpSpec,
     description: spec.description,
+    output: spec.output,
     flags,
     args,
     // A tool call has no commander Command; the commands offered as tools never read it.

@@ -39,6 +39,20 @@ export interface ErrorReport {
   meaning: string;
 }
 
+/** ErrorReport as JSON Schema: a tool's outputSchema allows it (the SDK's client checks an
+ * error's structuredContent too). */
+export const ERROR_REPORT_SCHEMA = {
+  type: 'object',
+  properties: {
+    code: { type: 'string' },
+    message: { type: 'string' },
+    status: { type: ['integer', 'null'] },
+    exitCode: { type: 'integer' },
+    meaning: { type: 'string' },
+  },
+  required: ['code', 'message', 'status', 'exitCode', 'meaning'],
+};
+
 /** A failure as a tool error; what the command printed before it (auth_status's facts) too. */
 export function failure(error: unknown, output: string, profile: string | undefined): ToolResult {
   const cli = asCliError(error);

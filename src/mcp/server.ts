@@ -33,6 +33,7 @@ export async function serve(opts: McpOptions, ctx: Context): Promise<void> {
       name: tool.name,
       description: tool.description,
       inputSchema: tool.inputSchema,
+      ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
       annotations: {
         readOnlyHint: tool.access === 'read',
         destructiveHint: false,

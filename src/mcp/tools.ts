@@ -3,17 +3,23 @@
 // description. A tool call's arguments become the values commander would have collected, and
 // go through the command's own parsing and checks: a bad one is refused as on the command line.
 
-import type { ArgSpec, FlagSpec, ToolSource } from '../commands/define.js';
+import type { ArgSpec, FlagSpec, OutputSpec, ToolSource } from '../commands/define.js';
 import { choices, takes } from '../commands/flags.js';
 import { closest } from '../commands/help/suggest.js';
 import { FlagError } from '../errors.js';
 import type { CommandSet } from '../program.js';
+import { Int64 } from '../schemas.js';
 import type * as z from '../zod.js';
+import { ERROR_REPORT_SCHEMA } from './result.js';
 
 /** zod's toJSONSchema (given: it is loaded with the SDK, in dist/mcp.cjs). */
 export type JsonSchemaOf = (
   schema: z.ZodMiniType,
-  params: { io: 'input'; unrepresentable: 'any' },
+  params: {
+    io: 'input' | 'output';
+    unrepresentable: 'any';
+    override?: (context: { zodSchema: unknown; jsonSchema: Record<string, unknown> }) => void;
+  },
 ) => Record<string, unknown>;
 
 /** How a parameter's JSON value becomes what commander would have collected. */
@@ -37,6 +43,8 @@ export interface Tool {
     required?: string[];
     additionalProperties: false;
   };
+  /** The result's structuredContent, from the declared --json output (none without one). */
+  outputSchema?: Record<string, unknown>;
   params: ReadonlyMap<string, Param>;
   source: ToolSource;
 }
@@ -85,8 +93,41 @@ export function toolOf(
       ...(required.length > 0 ? { required } : {}),
       additionalProperties: false,
     },
+    ...(source.output ? { outputSchema: outputSchema(source.output, jsonSchema) } : {}),
     params,
     source,
+  };
+}
+
+/** An int64 in structuredContent: a number, or past 2^53 a string of its digits (result.ts). */
+const INT64_JSON = {
+  anyOf: [{ type: 'integer' }, { type: 'string', pattern: '^-?[0-9]+$' }],
+  description: 'an int64: a number, or a string of its digits beyond 2^53',
+};
+
+/** `{ profile, data }`, data being the declared --json output; or a failure's `{ error }`. */
+function outputSchema(output: OutputSpec, jsonSchema: JsonSchemaOf): Record<string, unknown> {
+  let data: Record<string, unknown> = {};
+  if (output.shape === 'object' || output.shape === 'list') {
+    const { $schema: _, ...fields } = jsonSchema(output.fields, {
+      io: 'output',
+      unrepresentable: 'any',
+      override: ({ zodSchema, jsonSchema: json }) => {
+        if (zodSchema !== Int64) return;
+        for (const key of Object.keys(json)) delete json[key];
+        Object.assign(json, INT64_JSON);
+      },
+    });
+    data = output.shape === 'list' ? { type: 'array', items: fields } : fields;
+  }
+  return {
+    type: 'object',
+    properties: {
+      profile: { type: 'string', description: 'the profile used' },
+      data,
+      error: ERROR_REPORT_SCHEMA,
+    },
+    anyOf: [{ required: ['profile', 'data'] }, { required: ['error'] }],
   };
 }
 

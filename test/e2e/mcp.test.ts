@@ -116,6 +116,8 @@ describe('store mcp', () => {
   it('answers a missing animal with a tool error naming 404, and goes on serving', async () => {
     const sandbox = await startSandbox();
     const { client } = await serve([], sandbox.env());
+    // Listed first: the SDK's client checks each result against its tool's outputSchema.
+    await client.listTools();
     const result = await client.callTool({ name: 'pets_get', arguments: { petId: '424242' } });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toEqual({
@@ -211,6 +213,8 @@ describe('store mcp', () => {
   it('keeps int64 ids exact end to end: strings when structured, digits in the text', async () => {
     const sandbox = await startSandbox();
     const { client } = await serve(['--allow-writes'], sandbox.env());
+    // Listed first: the SDK's client checks each result against its tool's outputSchema.
+    await client.listTools();
     const big = '9223372036854775807';
     const added = await client.callTool({
       name: 'pets_add',

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { defineCommand, type FlagSpec } from '../../src/commands/define.js';
 import { intFlag, statusFlag } from '../../src/commands/flags.js';
+import { ERROR_REPORT_SCHEMA } from '../../src/mcp/result.js';
 import { toJSONSchema } from '../../src/mcp/sdk.js';
 import { commanderValues, type JsonSchemaOf, toolOf, toolsOf } from '../../src/mcp/tools.js';
 import { loadCommands } from '../../src/program.js';
@@ -87,5 +88,39 @@ describe('a tool from its declaration', () => {
       ['auth_status', 'store auth status', 'read'],
       ['api_get', 'store api', 'read'],
     ]);
+  });
+
+  it('describe their result from the declared --json output, int64 ids as numbers or strings', async () => {
+    const tools = toolsOf(await loadCommands(), jsonSchema);
+    const list = tools.find((tool) => tool.name === 'pets_list');
+    const int64 = {
+      anyOf: [{ type: 'integer' }, { type: 'string', pattern: '^-?[0-9]+$' }],
+      description: 'an int64: a number, or a string of its digits beyond 2^53',
+    };
+    expect(list?.outputSchema).toEqual({
+      type: 'object',
+      properties: {
+        profile: { type: 'string', description: 'the profile used' },
+        data: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              id: int64,
+              name: { type: 'string' },
+              categoryId: int64,
+              status: { type: 'string' },
+            },
+            required: ['id', 'name', 'categoryId'],
+            additionalProperties: {},
+          },
+        },
+        error: ERROR_REPORT_SCHEMA,
+      },
+      anyOf: [{ required: ['profile', 'data'] }, { required: ['error'] }],
+    });
+    // Whatever the API answered: any data.
+    const api = tools.find((tool) => tool.name === 'api_get');
+    expect(api?.outputSchema).toBeUndefined();
   });
 });
