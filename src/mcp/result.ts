@@ -1,6 +1,6 @@
 // What a tool call answers: the command's `--json` output, or its failure as the CLI would
 // report it (the service's code, message and status, and the exit code's meaning).
-import { CliError, describeError, ExitCode } from '../errors.js';
+import { CliError, type ErrorReport, ExitCode, errorLines, toReport } from '../errors.js';
 import { JsonDepthError, parseJson } from '../json.js';
 import { EXIT_CODE_TABLE } from '../reference/exit-codes.js';
 
@@ -30,16 +30,14 @@ export function success(
   return { content, structuredContent: { profile, data: exactForJs(asJson(text)) } };
 }
 
-export interface ErrorReport {
-  code: string;
-  message: string;
-  status: number | null;
+/** The CLI's --json error (code, message, status, hint), and the exit code it would end with. */
+export interface ToolErrorReport extends ErrorReport {
   exitCode: number;
   /** What the exit code means (`store help exit-codes`). */
   meaning: string;
 }
 
-/** ErrorReport as JSON Schema: a tool's outputSchema allows it (the SDK's client checks an
+/** ToolErrorReport as JSON Schema: a tool's outputSchema allows it (the SDK's client checks an
  * error's structuredContent too). */
 export const ERROR_REPORT_SCHEMA = {
   type: 'object',
@@ -47,6 +45,7 @@ export const ERROR_REPORT_SCHEMA = {
     code: { type: 'string' },
     message: { type: 'string' },
     status: { type: ['integer', 'null'] },
+    hint: { type: 'string' },
     exitCode: { type: 'integer' },
     meaning: { type: 'string' },
   },
@@ -57,18 +56,12 @@ export const ERROR_REPORT_SCHEMA = {
 export function failure(error: unknown, output: string, profile: string | undefined): ToolResult {
   const cli = asCliError(error);
   const meaning = EXIT_CODE_TABLE.find((entry) => entry.code === cli.exitCode)?.meaning ?? '';
-  const report: ErrorReport = {
-    code: cli.code,
-    message: cli.message,
-    status: cli.status,
-    exitCode: cli.exitCode,
-    meaning,
-  };
+  const report: ToolErrorReport = { ...toReport(cli), exitCode: cli.exitCode, meaning };
   const text = output.trimEnd();
   return {
     isError: true,
     content: [
-      { type: 'text', text: `error: ${describeError(cli)}\nexit code ${cli.exitCode}: ${meaning}` },
+      { type: 'text', text: `${errorLines(cli)}exit code ${cli.exitCode}: ${meaning}` },
       ...(text === '' ? [] : [{ type: 'text' as const, text }]),
     ],
     structuredContent: {
