@@ -82,7 +82,7 @@ try {
   assert.deepEqual(store(['profile', 'use', 'staging']), {
     code: 0,
     stdout: '',
-    stderr: 'Now using profile staging\n',
+    stderr: 'Made staging the current profile\n',
   });
   assert.deepEqual(Object.keys(cachesByKey()).sort(), [
     'conf',
@@ -103,7 +103,7 @@ try {
     stdout: '',
     stderr:
       `warning: the system keyring cannot be used (this single executable cannot load the keyring library); the key is stored in plain text in ${config}\n` +
-      'Logged in to profile staging with key ****4321\n',
+      'Saved key ****4321 for profile staging without checking it\n',
   });
   assert.deepEqual(store(['auth', 'token']), { code: 0, stdout: 'binary-key-4321\n', stderr: '' });
 

@@ -173,7 +173,7 @@ describe.skipIf(SKIP)('the key in a real Secret Service (gnome-keyring)', () => 
     const login = await store(['auth', 'login', '--with-key', '--no-verify'], { env, stdin: KEY });
     expect(login).toMatchObject({
       code: 0,
-      stderr: 'Logged in to profile loc with key ****5678\n',
+      stderr: 'Saved key ****5678 for profile loc without checking it\n',
     });
     expect(config()).toEqual({ profiles: { loc: { baseUrl: server.url, keyStorage: 'keyring' } } });
     expect(readFileSync(configFile, 'utf8')).not.toContain('old-key');
@@ -197,7 +197,7 @@ describe.skipIf(SKIP)('the key in a real Secret Service (gnome-keyring)', () => 
       code: 0,
       stderr:
         `warning: the system keyring cannot be used (it is locked); the key is stored in plain text in ${configFile}\n` +
-        'Logged in to profile loc with key ****5678\n',
+        'Saved key ****5678 for profile loc without checking it\n',
     });
     expect(config()).toEqual({ profiles: { loc: { baseUrl: server.url, apiKey: KEY } } });
     expect(await store(['pets', 'list', '--json'], { env })).toMatchObject({ code: 0 });
@@ -220,7 +220,7 @@ describe.skipIf(process.platform !== 'linux')('no D-Bus session (a server over s
       expect(login).toMatchObject({
         code: 0,
         stdout: '',
-        stderr: `${warning}Logged in to profile loc with key ****5678\n`,
+        stderr: `${warning}Saved key ****5678 for profile loc without checking it\n`,
       });
     }
     expect(config()).toEqual({ profiles: { loc: { baseUrl: server.url, apiKey: KEY } } });
@@ -236,7 +236,7 @@ describe.skipIf(process.platform !== 'linux')('no D-Bus session (a server over s
     );
     expect(insecure).toMatchObject({
       code: 0,
-      stderr: 'Logged in to profile loc with key ****5678\n',
+      stderr: 'Saved key ****5678 for profile loc without checking it\n',
     });
   });
 });

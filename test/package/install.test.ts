@@ -2,7 +2,7 @@
 // temporary prefix with no network (it has no dependencies to fetch), then the installed
 // `store` run as a process. dist/ is the one `npm test` just built: packing with
 // --ignore-scripts keeps the prepack build from rewriting dist/ under the other tests.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -151,6 +151,21 @@ describe('the packed tarball', () => {
     });
     expect(JSON.parse(readFileSync(join(config, 'config.json'), 'utf8'))).toEqual({
       currentProfile: 'staging',
+    });
+    // The keyring library is an optional dependency, not in the offline cache: the install
+    // works without it, and a login keeps the key in the file and says so.
+    const login = spawnSync(store, ['auth', 'login', '--with-key', '--no-verify'], {
+      env: { ...env, STORE_CONFIG_DIR: config },
+      input: 'packed-key-4321\n',
+      encoding: 'utf8',
+    });
+    expect(login.stderr).toBe(
+      `warning: the system keyring cannot be used (no keyring library for ${process.platform}-${process.arch} is installed); the key is stored in plain text in ${join(config, 'config.json')}\n` +
+        'Saved key ****4321 for profile staging without checking it\n',
+    );
+    expect(JSON.parse(readFileSync(join(config, 'config.json'), 'utf8'))).toEqual({
+      currentProfile: 'staging',
+      profiles: { staging: { apiKey: 'packed-key-4321' } },
     });
   });
 
