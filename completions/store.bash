@@ -71,6 +71,8 @@ __store_step() {
     'pets add:--file') want='files' ;;
     'pets add:--concurrency') want='none' ;;
     'pets add:--failed') want='files' ;;
+    'pets add:--uncertain') want='files' ;;
+    'pets add:--journal') want='files' ;;
     'pets add:--skip') want='none' ;;
     'profile set:--base-url') want='none' ;;
     'profile set:--messages-url') want='none' ;;
@@ -96,7 +98,7 @@ __store_step() {
 __store_flags() {
   case $cmd in
     'pets list') want='w:--status --limit ' ;;
-    'pets add') want='w:--name --category-id --status --file --concurrency --failed --skip --dry-run ' ;;
+    'pets add') want='w:--name --category-id --status --file --concurrency --failed --uncertain --journal --resume --skip --dry-run ' ;;
     'auth login') want='w:--with-key --no-verify --insecure-storage ' ;;
     'profile set') want='w:--base-url --messages-url ' ;;
     'api') want='w:-X --method -f --raw-field -F --field --input -H --header -i --include ' ;;

@@ -135,6 +135,10 @@ function __store_state
                 set want 1
             case 'pets add:--failed'
                 set want 1
+            case 'pets add:--uncertain'
+                set want 1
+            case 'pets add:--journal'
+                set want 1
             case 'pets add:--skip'
                 set want 1
             case 'profile set:--base-url'
@@ -279,6 +283,9 @@ complete -c store -n '__store_in "pets add"' -l status -x -a 'available pending 
 complete -c store -n '__store_in "pets add"' -l file -r -F -d 'read animals from a file (- for stdin): a JSON object, a JSON array, or NDJSON'
 complete -c store -n '__store_in "pets add"' -l concurrency -x -d 'with --file: requests in flight at once, 1-64 (default 8)'
 complete -c store -n '__store_in "pets add"' -l failed -r -F -d 'with --file: write every input not created to this file (NDJSON), to run again'
+complete -c store -n '__store_in "pets add"' -l uncertain -r -F -d 'with --file: write every input that may have been created to this file (default: the --failed file + .uncertain)'
+complete -c store -n '__store_in "pets add"' -l journal -r -F -d 'with --file: record what was sent and answered in this file (default: one in the cache folder)'
+complete -c store -n '__store_in "pets add"' -l resume -d 'with --file: continue the import its journal records, after a kill or a crash'
 complete -c store -n '__store_in "pets add"' -l skip -x -d 'with --file: skip the first n inputs (resume an interrupted import)'
 complete -c store -n '__store_in "pets add"' -l dry-run -d 'with --file: check every input and send nothing'
 

@@ -3,8 +3,6 @@
 // first failure that every later input would meet too (the key refused, the server out of
 // reach), slows down while the server answers 429, and can resume (--skip) or retry only what
 // failed (--failed).
-const { closeSync, openSync, writeSync } = process.getBuiltinModule('node:fs');
-
 import type { Readable } from 'node:stream';
 import type { RetryNotice } from '../api/client.js';
 import { createPet } from '../api/pets.js';
@@ -19,17 +17,20 @@ import {
   notingMaybeActed,
   SilentExit,
 } from '../errors.js';
-import { JsonDepthError, stringifyJson } from '../json.js';
 import { describeWriteError } from '../output-stream.js';
 import { untilCtrlC } from '../reading.js';
-import { BulkReport, namedInputs, type Outcome } from '../render/bulk-report.js';
+import { BulkReport, namedInputs, noticeLine, type Outcome } from '../render/bulk-report.js';
 import type { NewPet } from '../schemas.js';
 import { setV8Flags } from '../v8-flags.js';
 import { checkInput } from './check-input.js';
+import { InputsFile } from './inputs-file.js';
+import { Journal, readJournal } from './journal.js';
 import { OrderedWindow } from './ordered-window.js';
-import { type Input, readInputs } from './read-inputs.js';
+import { RateLimiter } from './rate-limiter.js';
+import { type Input, type ReadCounter, readInputs } from './read-inputs.js';
+import { resumeCommand } from './resume-command.js';
 
-export const DEFAULT_CONCURRENCY = 8;
+export { DEFAULT_CONCURRENCY } from './rate-limiter.js';
 /** Further attempts of a POST answered 429 (the server did not act on it). */
 export const RATE_LIMIT_RETRIES = 5;
 
@@ -42,100 +43,29 @@ export interface ImportOptions {
   dryRun: boolean;
   /** Where the inputs not created are written, as NDJSON. */
   failed?: string;
+  /** Where the inputs that may have been created are written, as NDJSON; `FAILED.uncertain`
+   * by default when only `failed` is given. */
+  uncertain?: string;
+  /** The journal named by --journal (else one in the cache folder: `journalPath`). */
+  journal?: string;
+  /** Continue the import its journal records. */
+  resume: boolean;
 }
 
-/** Requests in flight: halved while the server answers 429 (at most once a second), raised
- * by one again after each `current` successes in a row. Every attempt, a resend included,
- * waits for a place. */
-export class RateLimiter {
-  current: number;
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-  private lastCut = Number.NEGATIVE_INFINITY;
-  private successes = 0;
-
-  constructor(private readonly max: number) {
-    this.current = max;
-  }
-
-  async run<T>(attempt: () => Promise<T>): Promise<T> {
-    while (this.active >= this.current) {
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    }
-    this.active += 1;
-    try {
-      return await attempt();
-    } finally {
-      this.active -= 1;
-      this.waiting.shift()?.();
-    }
-  }
-
-  tooMany(now = performance.now()): void {
-    this.successes = 0;
-    if (now - this.lastCut < 1000) return;
-    this.lastCut = now;
-    this.current = Math.max(1, Math.floor(this.current / 2));
-  }
-
-  succeeded(): void {
-    this.successes += 1;
-    if (this.current < this.max && this.successes >= this.current) {
-      this.current += 1;
-      this.successes = 0;
-      this.waiting.shift()?.();
-    }
-  }
+/** What the command found out before the import: where its journal is (none for a dry run,
+ * or stdin without --journal), the input file's size (for an estimate of the time left). */
+export interface ImportSetting {
+  journalPath?: string;
+  inputBytes?: number;
+  /** The input may be large and the process could not restart under BULK_V8_FLAGS. */
+  sizeHeapAtRunTime?: boolean;
 }
 
-const NEWLINE = Buffer.from('\n');
-
-/** The inputs not created, as they were given, one per line: a file to run again. */
-class FailedFile {
-  private readonly fd: number;
-
-  constructor(readonly path: string) {
-    try {
-      this.fd = openSync(path, 'w', 0o644);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new FlagError(`cannot write --failed ${path}${code ? ` (${code})` : ''}`);
-    }
-  }
-
-  /** The first write that failed (a full disk): the file is incomplete from there on. */
-  error: NodeJS.ErrnoException | undefined;
-
-  /** Inputs it cannot hold: lines over 1 MiB, which were skipped as they streamed, not kept. */
-  readonly notKept: number[] = [];
-  /** Inputs of a JSON document nested too deeply to be written as JSON again. */
-  readonly notWritable: number[] = [];
-
-  /** Never throws: a failed write is kept (`error`) and said once the import has ended. */
-  write(input: Input): void {
-    if (this.error) return;
-    // An NDJSON line as it was given; an input of a JSON document written as JSON.
-    let text = input.line;
-    if (text === undefined && 'value' in input) {
-      try {
-        text = stringifyJson(input.value);
-      } catch (error) {
-        if (!(error instanceof JsonDepthError)) throw error;
-        return void this.notWritable.push(input.n);
-      }
-    }
-    if (text === undefined) return void this.notKept.push(input.n);
-    try {
-      if (typeof text === 'string') writeSync(this.fd, `${text}\n`);
-      else writeSync(this.fd, Buffer.concat([text, NEWLINE]));
-    } catch (error) {
-      this.error = error as NodeJS.ErrnoException;
-    }
-  }
-
-  close(): void {
-    closeSync(this.fd);
-  }
+/** The file the uncertain inputs go to: --uncertain, else beside --failed. */
+export function uncertainPath(
+  opts: Pick<ImportOptions, 'failed' | 'uncertain'>,
+): string | undefined {
+  return opts.uncertain ?? (opts.failed === undefined ? undefined : `${opts.failed}.uncertain`);
 }
 
 /**
@@ -158,8 +88,7 @@ async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): 
 }
 
 /** Where sending stopped, for a Ctrl-C's line: the inputs after `resume` were not sent. */
-const notSentText = (resume: number) =>
-  `inputs after ${resume} were not sent; resume with --skip ${resume}`;
+const notSentText = (resume: number) => `inputs after ${resume} were not sent`;
 
 /** What a second Ctrl-C says of where sending stopped: the inputs after `resume` were not
  * sent, unless every one had been read; then whether every one had been sent (`waited`: some
@@ -195,12 +124,56 @@ export async function importPets(
   stream: Readable,
   ctx: Context,
   opts: ImportOptions,
-  sizeHeapAtRunTime = false,
+  setting: ImportSetting = {},
 ): Promise<void> {
   const { io, options, signal } = ctx;
-  if (sizeHeapAtRunTime) setV8Flags('--optimize-for-size');
-  const failedFile = opts.failed === undefined ? undefined : new FailedFile(opts.failed);
+  if (setting.sizeHeapAtRunTime) setV8Flags('--optimize-for-size');
+  const journalPath = opts.dryRun ? undefined : setting.journalPath;
+  // What an earlier run of this import left: refused unless resumed when it was cut short.
+  const earlier = journalPath === undefined ? undefined : readJournal(journalPath);
+  if (opts.resume && earlier === undefined) {
+    throw new FlagError(
+      journalPath === undefined
+        ? '--resume needs --journal with --file - (stdin): no journal is kept for it otherwise'
+        : `--resume: no import of ${opts.file} to resume (no journal at ${journalPath})`,
+    );
+  }
+  if (!opts.resume && earlier && !earlier.ended) {
+    throw new FlagError(
+      `an import of ${opts.file} was cut short before it could say how far it got (journal ${journalPath}): continue it with --resume (inputs it may have sent are not sent again), or delete the journal to send every input again`,
+    );
+  }
+  const skip = opts.resume ? (earlier?.reportedThrough ?? 0) : opts.skip;
+  // Sent by the run cut short, and never answered there: they may have been created.
+  const sentBefore = opts.resume ? (earlier?.sentUnreported ?? new Set<number>()) : new Set();
+  const failedFile =
+    opts.failed === undefined ? undefined : new InputsFile('--failed', opts.failed, opts.resume);
+  const uncertainFileName = opts.dryRun ? undefined : uncertainPath(opts);
+  let uncertainFile: InputsFile | undefined;
+  try {
+    uncertainFile =
+      uncertainFileName === undefined
+        ? undefined
+        : new InputsFile('--uncertain', uncertainFileName, opts.resume);
+  } catch (error) {
+    failedFile?.close();
+    throw error;
+  }
+  const files = [failedFile, uncertainFile].filter((file) => file !== undefined);
+  let journal: Journal | undefined;
+  try {
+    journal =
+      journalPath === undefined
+        ? undefined
+        : new Journal(journalPath, { resume: opts.resume, skip });
+  } catch (error) {
+    for (const file of files) file.close();
+    throw error;
+  }
   const limiter = new RateLimiter(opts.concurrency);
+  const counter: ReadCounter = { bytes: 0 };
+  let documentTotal: number | undefined;
+  let read = skip;
   const report = new BulkReport(io, {
     json: options.json,
     ...(options.jsonFields && { jsonFields: options.jsonFields }),
@@ -208,21 +181,39 @@ export async function importPets(
     columns: PET_COLUMNS,
     typedInput: opts.file === '-' && io.stdinIsTTY,
     inFlight: () => window.inFlight,
+    files: {
+      failed: opts.failed,
+      // The default one beside --failed is named only when it holds anything.
+      uncertain: () =>
+        opts.uncertain !== undefined || (uncertainFile?.written ?? 0) > 0
+          ? uncertainFileName
+          : undefined,
+    },
+    total: () => {
+      if (documentTotal !== undefined) return { count: documentTotal, estimated: false };
+      const size = setting.inputBytes;
+      if (!size || counter.bytes === 0 || read <= skip) return undefined;
+      // From the bytes read: the inputs read so far, scaled to the whole file.
+      return { count: Math.round((read * size) / Math.min(counter.bytes, size)), estimated: true };
+    },
   });
   const inputsByNumber = new Map<number, Input>();
   let firstFailure: CliError | undefined;
   const window = new OrderedWindow<Outcome>({
     span: opts.concurrency,
     limit: () => opts.concurrency,
-    first: opts.skip + 1,
+    first: skip + 1,
     report: (n, outcome) => {
       const input = inputsByNumber.get(n);
       inputsByNumber.delete(n);
+      // Recorded before it is printed: a resume never prints an outcome twice.
+      journal?.reported(n);
       if (outcome.kind === 'failed' || outcome.kind === 'not_sent') {
         firstFailure ??= outcome.error;
-        if (input) failedFile?.write(input);
+        const file = outcome.kind === 'failed' && outcome.uncertain ? uncertainFile : failedFile;
+        if (input) file?.write(input);
       }
-      report.report(n, outcome);
+      report.report(n, outcome, input?.lineNo);
     },
   });
 
@@ -244,6 +235,9 @@ export async function importPets(
             report.rateLimit();
           },
         });
+    // A dry run sends nothing: there is nothing to resume.
+    const resumeWith = api && resumeCommand(opts, options, ctx.env, await ctx.profile());
+    const resumeHint = (at: number) => resumeWith && `resume with: ${resumeWith(at)}`;
 
     let stopped: { n: number; error: CliError } | undefined;
     // The inputs whose request is on its way now. The others started wait for a place in the
@@ -255,6 +249,9 @@ export async function importPets(
         const created = await createPet(api as NonNullable<typeof api>, pet, {
           throttle: (attempt) =>
             limiter.run(async () => {
+              // In the journal before it leaves: a resume after a kill knows it may exist.
+              journal?.sent(n);
+              if (journal?.error) throw journalFailed(journal);
               onTheWire.add(n);
               try {
                 return await attempt();
@@ -288,14 +285,16 @@ export async function importPets(
       if (window.inFlight > 0) {
         const requests = window.inFlight === 1 ? 'request' : 'requests';
         io.err(
-          `waiting for ${window.inFlight} ${requests} in flight (Ctrl-C again to quit at once)\n`,
+          noticeLine(
+            options.json,
+            `waiting for ${window.inFlight} ${requests} in flight (Ctrl-C again to quit at once)`,
+          ),
         );
       }
     };
     signal.addEventListener('abort', onAbort, { once: true });
     // A Ctrl-C while the input was being opened (the event is not sent again).
     if (signal.aborted) onAbort();
-    let read = opts.skip;
     let inputs = 0;
     // Every input read (and so sent or settled): a Ctrl-C after that leaves nothing to resume.
     let readToEnd = false;
@@ -307,9 +306,9 @@ export async function importPets(
       everySent: readToEnd && report.notSent.length === 0,
     });
     // A second Ctrl-C ends the process at once. Every input read is reported first: one whose
-    // request is on its way as a timed-out POST is (it may have been created), one waiting
-    // for its turn as failed; both go to --failed, and the others have their outcome. Then
-    // where to resume (a dry run sends nothing).
+    // request is on its way as uncertain (it may have been created), one waiting for its turn
+    // as failed; and the others have their outcome. Then where to resume (a dry run sends
+    // nothing).
     const forgetQuitNote = io.whenQuitAtOnce(() => {
       if (opts.dryRun) return undefined;
       let waited = false;
@@ -327,21 +326,31 @@ export async function importPets(
           error: new CliError(message, ExitCode.interrupted, 'interrupted'),
         };
       });
+      journal?.end();
       const { resume, everySent } = sendingStopped();
-      return report.quitAtOnce(quitAtOnceNote(resume, everySent, waited));
+      return report.quitAtOnce(
+        quitAtOnceNote(resume, everySent, waited),
+        everySent ? undefined : resumeHint(resume),
+      );
     });
     try {
-      for await (const input of untilAborted(readInputs(stream), signal)) {
+      for await (const input of untilAborted(readInputs(stream, undefined, counter), signal)) {
         inputs = input.n;
-        if (input.n <= opts.skip) continue;
+        if (input.total !== undefined) documentTotal = input.total;
+        if (input.n <= skip) continue;
         await window.ready(input.n, signal);
-        // Ctrl-C, or stdout can no longer be written (disk full, the reader gone): stop sending.
-        if (signal.aborted || io.outputError) {
+        // Ctrl-C, or stdout or the journal can no longer be written (disk full, the reader
+        // gone): stop sending.
+        if (signal.aborted || io.outputError || journal?.error) {
           stoppedReading = true;
           break;
         }
         read = input.n;
         inputsByNumber.set(input.n, input);
+        if (sentBefore.has(input.n)) {
+          window.settle(input.n, { kind: 'failed', error: noAnswerRecorded(), uncertain: true });
+          continue;
+        }
         if ('error' in input) {
           window.settle(input.n, { kind: 'failed', error: input.error });
           continue;
@@ -368,61 +377,91 @@ export async function importPets(
       } finally {
         signal.removeEventListener('abort', onAbort);
         forgetQuitNote();
-        failedFile?.close();
+        for (const file of files) file.close();
       }
+    }
+
+    // Every input answered: nothing is left to resume, and a plain run may start over.
+    if (readToEnd && !signal.aborted) journal?.remove();
+    else journal?.end();
+    // The default file beside --failed is made only to be written to: gone when empty.
+    if (opts.uncertain === undefined && uncertainFile && uncertainFile.written === 0) {
+      uncertainFile.remove();
     }
 
     const { resume, everySent } = sendingStopped();
     const notSent = notSentText(resume);
-    // What --failed misses, however the import ends; on a normal end a failed write of it is
+    // What the files miss, however the import ends; on a normal end a failed write of one is
     // the import's failure (below), on the others it is said beside the reason it stopped.
-    const failedFileError = failedFile?.error
-      ? `cannot write --failed ${failedFile.path}: ${describeWriteError(failedFile.error)}; it does not hold every input that was not created`
-      : undefined;
-    const sayWhatFailedFileMisses = (stoppedShort: boolean) => {
-      if (failedFile?.notKept.length) {
-        report.warningLine(
-          `--failed ${failedFile.path} does not hold ${namedInputs(failedFile.notKept)}: a line over 1 MiB is not kept`,
-        );
+    const fileErrors = files
+      .filter((file) => file.error)
+      .map(
+        (file) =>
+          `cannot write ${file.flag} ${file.path}: ${describeWriteError(file.error as NodeJS.ErrnoException)}; it does not hold every input it should`,
+      );
+    if (journal?.error) {
+      fileErrors.push(
+        `cannot write the journal ${journal.path}: ${describeWriteError(journal.error)}; sending stopped`,
+      );
+    }
+    const sayWhatFilesMiss = (stoppedShort: boolean) => {
+      for (const file of files) {
+        if (file.notKept.length) {
+          report.warningLine(
+            `${file.flag} ${file.path} does not hold ${namedInputs(file.notKept)}: a line over 1 MiB is not kept`,
+          );
+        }
+        if (file.notWritable.length) {
+          report.warningLine(
+            `${file.flag} ${file.path} does not hold ${namedInputs(file.notWritable)}: nested too deeply to be written as JSON`,
+          );
+        }
       }
-      if (failedFile?.notWritable.length) {
-        report.warningLine(
-          `--failed ${failedFile.path} does not hold ${namedInputs(failedFile.notWritable)}: nested too deeply to be written as JSON`,
-        );
-      }
-      if (stoppedShort && failedFileError) report.errorLine('failed_file', failedFileError);
+      if (stoppedShort) for (const line of fileErrors) report.errorLine('failed_file', line);
     };
     if (signal.aborted) {
       // Before any input was read there is nothing to report, nor to resume.
-      if (read === opts.skip) throw new SilentExit(ExitCode.interrupted);
+      if (read === skip) throw new SilentExit(ExitCode.interrupted);
       await report.finish(
         everySent ? 'interrupted once every input had been sent' : `interrupted: ${notSent}`,
+        everySent ? undefined : resumeHint(resume),
       );
-      sayWhatFailedFileMisses(true);
+      sayWhatFilesMiss(true);
       throw new SilentExit(ExitCode.interrupted);
     }
-    if (read === opts.skip && opts.skip > 0) {
+    if (read === skip && skip > 0 && !opts.resume) {
       throw new FlagError(
-        `--skip ${opts.skip} skips every input: the input has ${inputs} ${inputs === 1 ? 'object' : 'objects'}`,
+        `--skip ${skip} skips every input: the input has ${inputs} ${inputs === 1 ? 'object' : 'objects'}`,
       );
     }
-    // Lines still waiting in a batch go now: their write may be the one that fails.
     await report.endOutput();
     const failed = io.outputError;
     // The reader leaving once everything was sent (`| head -1`) is no failure, as for any command.
     if (failed && !(everySent && failed.code === 'EPIPE')) {
       // What was created is said on stderr, since stdout failed; main() reports the write error.
       const rest = everySent ? ' once every input had been sent' : `, ${notSent}`;
-      report.stopLine('output_failed', `${report.summary()}; output failed${rest}`);
-      sayWhatFailedFileMisses(true);
+      await report.finish(
+        `output failed${rest}`,
+        everySent ? undefined : resumeHint(resume),
+        'output_failed',
+      );
+      sayWhatFilesMiss(true);
       throw new SilentExit(ExitCode.failure);
     }
-    await report.finish();
-    sayWhatFailedFileMisses(false);
-    if (failedFileError) {
-      // The file to run again misses inputs: a failure, with the import's own code if it has one.
+    if (journal?.error && !readToEnd) {
+      await report.finish(`stopped: ${notSent}`, resumeHint(resume), 'journal_failed');
+      sayWhatFilesMiss(true);
+      throw new SilentExit(ExitCode.failure);
+    }
+    await report.finish(
+      undefined,
+      stopped && report.notSent.length > 0 ? resumeHint(resume) : undefined,
+    );
+    sayWhatFilesMiss(false);
+    if (fileErrors.length > 0) {
+      // A file misses inputs: a failure, with the import's own code if it has one.
       throw new CliError(
-        failedFileError,
+        fileErrors.join('; '),
         firstFailure?.exitCode ?? ExitCode.failure,
         'failed_file',
       );
@@ -430,5 +469,23 @@ export async function importPets(
     if (firstFailure) throw new SilentExit(firstFailure.exitCode);
   } finally {
     report.stopProgress();
+    journal?.close();
   }
+}
+
+/** An input the run cut short had sent, with no answer recorded: it may have been created. */
+function noAnswerRecorded(): CliError {
+  return new CliError(
+    'sent before the import was cut short, and no answer was recorded: the animal may have been created',
+    ExitCode.failure,
+    'no_answer',
+  );
+}
+
+function journalFailed(journal: Journal): CliError {
+  return new CliError(
+    `not sent: the journal ${journal.path} cannot be written`,
+    ExitCode.failure,
+    'journal_failed',
+  );
 }

@@ -14,10 +14,17 @@ export const MAX_LINE_BYTES = 1024 * 1024;
 export const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
 
 /** The n-th input (1-based): its value, or why it cannot be used. `line` is its text (its
- * bytes when they are not UTF-8: --failed writes them back as they were). */
-export type Input =
+ * bytes when they are not UTF-8: --failed writes them back as they were); `lineNo` the number
+ * of its line in NDJSON; `total` how many inputs a JSON document holds. */
+export type Input = (
   | { n: number; value: unknown; line?: string }
-  | { n: number; error: CliError; line?: string | Buffer };
+  | { n: number; error: CliError; line?: string | Buffer }
+) & { lineNo?: number; total?: number };
+
+/** How many bytes of the input its lines so far took, for an estimate of how much is left. */
+export interface ReadCounter {
+  bytes: number;
+}
 
 /** A line whose bytes are not UTF-8 (a Latin-1 export): decoded, it would hold U+FFFD where
  * its letters were, and be sent so. */
@@ -37,6 +44,7 @@ export function rejected(code: string, message: string): CliError {
 export async function* lines(
   stream: Readable,
   max: () => number = () => MAX_LINE_BYTES,
+  counter?: ReadCounter,
 ): AsyncGenerator<string | { tooLong: number } | NotUtf8> {
   let held: Buffer[] = [];
   let size = 0;
@@ -51,6 +59,8 @@ export async function* lines(
     let chunk: Buffer = typeof raw === 'string' ? Buffer.from(raw) : raw;
     for (let end = chunk.indexOf(10); ; end = chunk.indexOf(10)) {
       const piece = end === -1 ? chunk : chunk.subarray(0, end);
+      // The bytes up to the end of the line being read: not those read ahead of it.
+      if (counter) counter.bytes += piece.length + (end === -1 ? 0 : 1);
       if (!skipping) {
         if (size + piece.length > max()) {
           skipping = true;
@@ -79,6 +89,7 @@ export async function* lines(
 export async function* readInputs(
   stream: Readable,
   maxDocumentBytes = MAX_DOCUMENT_BYTES,
+  counter?: ReadCounter,
 ): AsyncGenerator<Input> {
   const MiB = 1024 * 1024;
   const documentLimit =
@@ -90,7 +101,7 @@ export async function* readInputs(
   let lineNo = 0;
   // An NDJSON line is one animal; the first line may be a whole minified JSON array.
   const limit = () => (mode === 'ndjson' ? MAX_LINE_BYTES : maxDocumentBytes);
-  for await (const next of lines(stream, limit)) {
+  for await (const next of lines(stream, limit, counter)) {
     lineNo += 1;
     if (typeof next !== 'string' && 'notUtf8' in next) {
       // Inside NDJSON, that input's failure; anywhere else nothing is sent (a document's
@@ -101,8 +112,9 @@ export async function* readInputs(
       n += 1;
       yield {
         n,
+        lineNo,
         line: next.notUtf8,
-        error: rejected('invalid_encoding', `line ${lineNo} is not UTF-8 text`),
+        error: rejected('invalid_encoding', 'not UTF-8 text'),
       };
       continue;
     }
@@ -113,7 +125,7 @@ export async function* readInputs(
         );
       }
       n += 1;
-      yield { n, error: rejected('invalid_json', `line ${lineNo} is longer than 1 MiB`) };
+      yield { n, lineNo, error: rejected('invalid_json', 'longer than 1 MiB') };
       continue;
     }
     // A byte-order mark (files saved by some Windows editors) is not part of the JSON.
@@ -137,16 +149,12 @@ export async function* readInputs(
       if (error instanceof JsonDepthError) {
         mode = 'ndjson';
         n += 1;
-        yield { n, line, error: rejected('invalid_input', TOO_DEEP) };
+        yield { n, lineNo, line, error: rejected('invalid_input', TOO_DEEP) };
         continue;
       }
       if (mode === 'ndjson') {
         n += 1;
-        yield {
-          n,
-          line,
-          error: rejected('invalid_json', `line ${lineNo} is not valid JSON`),
-        };
+        yield { n, lineNo, line, error: rejected('invalid_json', 'not valid JSON') };
         continue;
       }
     }
@@ -158,7 +166,7 @@ export async function* readInputs(
     }
     mode = 'ndjson';
     n += 1;
-    yield { n, value, line };
+    yield { n, lineNo, value, line };
   }
   // Nothing but white space: no inputs, as `[]` has none (a --failed file after a run where
   // everything was created is empty, and running it again has nothing to do).
@@ -173,9 +181,10 @@ export async function* readInputs(
       }
       throw new FlagError(`--file is not JSON or NDJSON (${EXPECTED}); nothing was sent`);
     }
-    for (const value of Array.isArray(document) ? document : [document]) {
+    const values = Array.isArray(document) ? document : [document];
+    for (const value of values) {
       n += 1;
-      yield { n, value };
+      yield { n, value, total: values.length };
     }
   }
 }

@@ -53,3 +53,21 @@ function releaseFifo(file: string): void {
     // Gone, or not ours to open: cli() still ends a process that stays held.
   }
 }
+
+/** The descriptor of a stdin that is one (a process's; not a test's stream). */
+function stdinFd(stdin: unknown): number | undefined {
+  const fd = (stdin as { fd?: unknown }).fd;
+  return typeof fd === 'number' ? fd : undefined;
+}
+
+/** The size of a stdin that is a regular file (`< animals.ndjson`), else undefined. */
+export function stdinFileSize(stdin: unknown): number | undefined {
+  const fd = stdinFd(stdin);
+  if (fd === undefined) return undefined;
+  try {
+    const stats = process.getBuiltinModule('node:fs').fstatSync(fd);
+    return stats.isFile() ? stats.size : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -22,3 +22,8 @@ function escaped(ch: string): string {
   }
   return text;
 }
+
+/** `text` as one word of a POSIX shell command line, to be pasted as it is: quoted only when
+ * it holds anything the shell would read otherwise. */
+export const shellWord = (text: string) =>
+  /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;

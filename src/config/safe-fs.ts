@@ -5,6 +5,8 @@ import {
   closeSync,
   constants,
   fstatSync,
+  ftruncateSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -56,6 +58,44 @@ export function readRegularFile(path: string): { text: string; stats: Stats } | 
     return { text: readFileSync(fd, 'utf8'), stats };
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * Opens `path` for writing (emptied, or appended to), made with `mode` if missing: a symbolic
+ * link at the name, a FIFO, a device or a folder throws NotRegularFileError at once. Output
+ * files the user names (`pets add --failed`) are opened so: a FIFO's open would wait for a
+ * reader where neither Ctrl-C nor SIGTERM reaches, and a link could point anywhere.
+ */
+export function openRegularForWriting(
+  path: string,
+  how: { append: boolean; mode: number },
+): number {
+  const append = how.append ? constants.O_APPEND : 0;
+  let fd: number;
+  try {
+    // O_NONBLOCK: a FIFO without a reader fails (ENXIO) instead of waiting for one.
+    fd = openSync(
+      path,
+      constants.O_WRONLY | constants.O_CREAT | append | NOFOLLOW | NONBLOCK,
+      how.mode,
+    );
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw new NotRegularFileError(path, 'a symbolic link');
+    const found = lstatSync(path, { throwIfNoEntry: false });
+    if (found && !found.isFile()) throw new NotRegularFileError(path, kindOf(found));
+    throw error;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new NotRegularFileError(path, kindOf(stats));
+    // Emptied only once known to be a regular file.
+    if (!how.append) ftruncateSync(fd);
+    return fd;
+  } catch (error) {
+    closeSync(fd);
+    throw error;
   }
 }
 

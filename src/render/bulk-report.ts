@@ -28,6 +28,29 @@ export interface BulkReportOptions {
   typedInput?: boolean;
   /** Requests sent and not answered yet: the line says it waits for the server only then. */
   inFlight?: () => number;
+  /** The files the summary names: where the inputs not created and the uncertain ones are. */
+  files?: { failed?: string; uncertain?: () => string | undefined };
+  /** How many inputs there are: known (a JSON document), estimated (NDJSON from a regular
+   * file, by the bytes read), or not known. */
+  total?: () => { count: number; estimated: boolean } | undefined;
+}
+
+/** A stderr line that is neither an error nor a summary: JSON under --json, as every line of
+ * stderr is there. */
+export function noticeLine(json: boolean, text: string): string {
+  return json ? `${stringifyJson({ notice: { message: text } })}\n` : `${sanitize(text)}\n`;
+}
+
+/** How an input is named: NDJSON's by its line too (`input 8 (line 9)`). */
+export const inputName = (n: number, lineNo?: number) =>
+  lineNo === undefined ? `input ${n}` : `input ${n} (line ${lineNo})`;
+
+/** 42 s, 3 min 5 s, 2 h 10 min. */
+export function duration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
 }
 
 /** How many ranges a summary names: the rest are counted (the --failed file and the NDJSON
@@ -63,8 +86,6 @@ export class BulkReport {
   private firstNotSent: CliError | undefined;
   private readonly hinted = new Set<string>();
   private rows: RowWriter<Pet> | undefined;
-  private batch = '';
-  private batchTimer: NodeJS.Timeout | undefined;
   private outputEnded: Promise<void> | undefined;
   private progressLine: StatusLine | undefined;
   private progressDrawn = 0;
@@ -106,7 +127,7 @@ export class BulkReport {
     return (performance.now() - this.started) / 1000;
   }
 
-  report(n: number, outcome: Outcome): void {
+  report(n: number, outcome: Outcome, lineNo?: number): void {
     const { json } = this.options;
     this.lastOutcome = performance.now();
     this.rateLimited = false;
@@ -124,12 +145,17 @@ export class BulkReport {
         break;
       case 'failed':
         (outcome.uncertain ? this.uncertain : this.failed).push(n);
-        if (json) this.line({ input: n, error: toReport(outcome.error) });
-        else {
+        if (json) {
+          this.line({
+            input: n,
+            ...(lineNo === undefined ? {} : { line: lineNo }),
+            error: toReport(outcome.error),
+          });
+        } else {
           // The progress line is drawn again under the error line: with the counts of now.
           this.progress(true);
           this.err(
-            `error: input ${n}: ${describeError(outcome.error)}\n${this.hintOnce(outcome.error)}`,
+            `error: ${inputName(n, lineNo)}: ${describeError(outcome.error)}\n${this.hintOnce(outcome.error)}`,
           );
         }
         break;
@@ -142,13 +168,12 @@ export class BulkReport {
     this.progress();
   }
 
-  /** Writes what stdout still has to get (NDJSON lines wait in a batch), then waits for the
-   * errors of those writes to arrive (writeErrorsArrived): a failed stdout is then known, unless
+  /** Ends the rows (a terminal's table is drawn when they end), then waits for the
+   * errors of the writes to arrive (writeErrorsArrived): a failed stdout is then known, unless
    * a full pipe still holds the writes. */
   async endOutput(): Promise<void> {
     // Once: the table of a terminal is drawn when its rows end.
     this.outputEnded ??= (async () => {
-      this.flush();
       this.stopProgress();
       this.progressLine?.done();
       await this.rows?.end();
@@ -157,16 +182,43 @@ export class BulkReport {
     await this.outputEnded;
   }
 
-  /** Ends the output: rows, the line for the inputs not sent, and the summary. */
-  async finish(extra?: string): Promise<void> {
+  /** Ends the output: rows, the line for the inputs not sent, and the summary, always (a
+   * script's log says what happened); `extra` says why the import stopped short, `hint` what
+   * to do about it. */
+  async finish(extra?: string, hint?: string, code = 'interrupted'): Promise<void> {
     await this.endOutput();
-    this.io.err(this.notSentLine());
-    const anyFailed = this.failed.length + this.uncertain.length + this.notSent.length > 0;
-    // A terminal always gets the summary; a script only when something went wrong, and not
-    // under --json (the NDJSON lines say it all).
-    if (this.io.stderrIsTTY || (!this.options.json && (anyFailed || extra))) {
-      this.io.err(`${this.summary()}${extra ? `; ${extra}` : ''}\n`);
-    } else if (extra) this.stopLine('interrupted', extra);
+    this.io.err(`${this.notSentLine()}${this.lastLines(extra, hint, code)}`);
+  }
+
+  /** The summary line (why it stopped short first, under --json) and the hint line. */
+  private lastLines(
+    extra: string | undefined,
+    hint: string | undefined,
+    code = 'interrupted',
+  ): string {
+    if (this.options.json) {
+      const stop = extra
+        ? `${stringifyJson({ error: { code, message: extra, status: null, ...(hint ? { hint } : {}) } })}\n`
+        : '';
+      // Resume advice without an interruption (a stop) goes with the summary.
+      const summary = { ...this.summaryObject(), ...(hint && !extra ? { hint } : {}) };
+      return `${stop}${stringifyJson({ summary })}\n`;
+    }
+    const summary = `${this.summary()}${extra ? `; ${extra}` : ''}\n`;
+    return `${summary}${hint ? `hint: ${sanitize(hint)}\n` : ''}`;
+  }
+
+  /** The counts and files under --json. */
+  private summaryObject(): Record<string, unknown> {
+    const { dryRun, files } = this.options;
+    const uncertainFile = files?.uncertain?.();
+    return {
+      ...(dryRun ? { valid: this.valid } : { created: this.created }),
+      failed: this.failed.length,
+      ...(dryRun ? {} : { uncertain: this.uncertain.length, notSent: this.notSent.length }),
+      ...(files?.failed === undefined ? {} : { failedFile: files.failed }),
+      ...(uncertainFile === undefined ? {} : { uncertainFile }),
+    };
   }
 
   /** The one line for every input not sent, naming the first and why; empty without any. */
@@ -194,25 +246,24 @@ export class BulkReport {
   }
 
   private stopLineText(code: string, message: string, text: string): string {
-    return this.options.json && !this.io.stderrIsTTY
+    return this.options.json
       ? `${stringifyJson({ error: { code, message, status: null } })}\n`
       : `${text}\n`;
   }
 
   /**
    * The last words of an import ended at once (a second Ctrl-C), where `finish` will not come:
-   * the NDJSON lines still in their batch are written, and the line is the one `finish` writes
+   * the lines are the ones `finish` writes
    * for an interrupted import, from the counts of now.
    */
-  quitAtOnce(extra: string): string {
+  quitAtOnce(extra: string, hint?: string): string {
     this.stopProgress();
     // Drawn again as the inputs still awaited were reported: the last line goes in its place.
     this.progressLine?.done();
-    this.flush();
     // A terminal's table of the animals created, if its renderer is loaded (it is, but for
     // the first milliseconds of an import): their IDs are shown only there.
     this.rows?.endAtOnce();
-    return `${this.notSentLine()}${this.stopLineText('interrupted', extra, `${this.summary()}; ${extra}`)}`;
+    return `${this.notSentLine()}${this.lastLines(extra, hint)}`;
   }
 
   /** An error beside the line that stopped the import: `error: …`, as every error line (its
@@ -221,33 +272,44 @@ export class BulkReport {
     this.stopLine(code, message, `error: ${sanitize(message)}`);
   }
 
-  /** A warning on stderr, made safe for a terminal; text under --json too, as warnings are. */
+  /** A warning on stderr, made safe for a terminal; a JSON line under --json. */
   warningLine(message: string): void {
-    this.io.err(`warning: ${sanitize(message)}\n`);
+    this.io.err(
+      this.options.json
+        ? `${stringifyJson({ warning: { message } })}\n`
+        : `warning: ${sanitize(message)}\n`,
+    );
   }
 
-  /** On a terminal with the time taken; in a log without it, so that it reads the same. */
+  /** Every count, and where the files are; on a terminal with the time taken, in a log
+   * without it, so that it reads the same. */
   summary(): string {
-    const parts = this.options.dryRun
+    const { dryRun, files } = this.options;
+    const counted = (count: number, what: string, numbers: readonly number[]) =>
+      `${count} ${what}${numbers.length > 0 ? ` (${namedInputs(numbers)})` : ''}`;
+    const parts = dryRun
       ? [`Checked ${this.valid + this.failed.length} inputs: ${this.valid} valid`]
       : [`${this.created} created`];
-    if (this.failed.length > 0)
-      parts.push(`${this.failed.length} failed (${namedInputs(this.failed)})`);
-    if (this.uncertain.length > 0) {
-      parts.push(
-        `${this.uncertain.length} may have been created (${namedInputs(this.uncertain)}: no clear answer)`,
-      );
+    parts.push(counted(this.failed.length, 'failed', this.failed));
+    if (!dryRun) {
+      parts.push(counted(this.uncertain.length, 'uncertain', this.uncertain));
+      parts.push(counted(this.notSent.length, 'not sent', this.notSent));
     }
-    if (this.notSent.length > 0)
-      parts.push(`${this.notSent.length} not sent (${namedInputs(this.notSent)})`);
-    if (this.options.dryRun) parts.push('nothing was sent');
     const seconds = this.elapsedSeconds;
     // A rate of typing is no rate of the server's ("0/s"): animals typed at the terminal get none.
     const rate = this.options.typedInput
       ? ''
       : ` (${Math.round((this.created + this.valid) / Math.max(seconds, 0.001))}/s)`;
-    const time = `in ${seconds.toFixed(1)} s${rate}`;
-    return this.io.stderrIsTTY ? `${parts.join(', ')} ${time}` : parts.join(', ');
+    if (dryRun) parts.push('nothing was sent');
+    let text = parts.join(', ');
+    if (this.io.stderrIsTTY) text += ` in ${seconds.toFixed(1)} s${rate}`;
+    if (dryRun) return sanitize(text);
+    if (files?.failed !== undefined) text += `; failed and not sent in ${files.failed}`;
+    if (this.uncertain.length > 0) {
+      const file = files?.uncertain?.();
+      text += `; uncertain ${file === undefined ? 'inputs' : `in ${file}`}: they may have been created, and adding them again may duplicate them`;
+    }
+    return sanitize(text);
   }
 
   private row(pet: Pet): void {
@@ -255,19 +317,10 @@ export class BulkReport {
     this.rows.write(pet);
   }
 
-  /** NDJSON lines leave in batches: one write per line costs a system call each. */
+  /** Each NDJSON line as its input is answered: a process killed after it printed nothing
+   * that a batch would have held. */
   private line(value: unknown): void {
-    this.batch += `${stringifyJson(value)}\n`;
-    if (this.batch.length >= 16_384) this.flush();
-    else this.batchTimer ??= setTimeout(() => this.flush(), 50);
-  }
-
-  private flush(): void {
-    clearTimeout(this.batchTimer);
-    this.batchTimer = undefined;
-    if (this.batch === '') return;
-    this.io.out(this.batch);
-    this.batch = '';
+    this.io.out(`${stringifyJson(value)}\n`);
   }
 
   private err(text: string): void {
@@ -278,6 +331,31 @@ export class BulkReport {
   rateLimit(): void {
     this.rateLimited = true;
     this.progress(true);
+  }
+
+  /** Inputs reported so far. */
+  private get reported(): number {
+    return (
+      this.created + this.valid + this.failed.length + this.uncertain.length + this.notSent.length
+    );
+  }
+
+  /** `120 of 5000 (2%): `, `120 of about 5000 (2%): ` when estimated; nothing when unknown. */
+  private ofTotal(): string {
+    const total = this.options.total?.();
+    if (!total) return '';
+    const count = Math.max(total.count, this.reported);
+    const percent = Math.floor((100 * this.reported) / Math.max(count, 1));
+    return `${this.reported} of ${total.estimated ? 'about ' : ''}${count} (${percent}%): `;
+  }
+
+  /** `, 21 s left` at the rate of now, when the total is known or estimated. */
+  private timeLeft(): string {
+    const total = this.options.total?.();
+    const rate = this.reported / Math.max(this.elapsedSeconds, 0.001);
+    if (!total || this.reported === 0) return '';
+    const left = Math.max(total.count - this.reported, 0) / rate;
+    return `, ${total.estimated ? 'about ' : ''}${duration(left)} left`;
   }
 
   /** One line on a terminal's stderr, redrawn at most ten times a second unless `now`, and
@@ -305,7 +383,7 @@ export class BulkReport {
     if (timer && counts === this.progressCounts && waiting === '' && !this.progressWaited) return;
     this.progressCounts = counts;
     this.progressWaited = waiting !== '';
-    const text = `${counts} (${rate}/s)${waiting}`;
+    const text = `${this.ofTotal()}${counts} (${rate}/s${this.timeLeft()})${waiting}`;
     if (this.progressLine) this.progressLine.update(text);
     else this.progressLine = this.io.status(text);
   }

@@ -4,6 +4,7 @@
 import { isLoopbackHost, parseBaseUrl } from '../api/urls.js';
 import { configDir } from '../config/dir.js';
 import { BUILTIN_PROFILES } from '../config/profiles.js';
+import { shellWord } from '../config/quote.js';
 import { publishSandbox } from '../config/sandbox-record.js';
 import type { Env } from '../env.js';
 
@@ -13,9 +14,6 @@ export interface Announcement {
   /** Takes the record out; another sandbox's stays. */
   withdraw(): Promise<void>;
 }
-
-const shellQuote = (text: string) =>
-  /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
 
 /** What `store -p sandbox` would send to, and with: its base URL and key (the record, the
  * config and the environment taken into account). */
@@ -68,8 +66,8 @@ export async function announceSandbox(
     : !recorded && url !== builtin?.baseUrl;
   const keyNeeded = reached ? reached.apiKey !== apiKey : apiKey !== builtin?.apiKey;
   const prefix = [
-    ...(urlNeeded ? [`STORE_BASE_URL=${shellQuote(url)}`] : []),
-    ...(keyNeeded ? [`STORE_API_KEY=${shellQuote(apiKey)}`] : []),
+    ...(urlNeeded ? [`STORE_BASE_URL=${shellWord(url)}`] : []),
+    ...(keyNeeded ? [`STORE_API_KEY=${shellWord(apiKey)}`] : []),
   ];
   return {
     readyLine: `Sandbox ready: ${[...prefix, 'store -p sandbox pets list'].join(' ')}`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RateLimiter } from '../../src/bulk/import.js';
+import { RateLimiter } from '../../src/bulk/rate-limiter.js';
 
 function deferred() {
   let resolve!: () => void;

@@ -43,7 +43,10 @@ describe('store against the sandbox', () => {
     const names = Array.from({ length: 300 }, (_, i) => `pet-${String(i).padStart(3, '0')}`);
     writeFileSync(file, names.map((name) => `{"name":"${name}","categoryId":1}\n`).join(''));
     const result = await store(['pets', 'add', '--file', file, '--json'], { env: sandbox.env() });
-    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result).toMatchObject({
+      code: 0,
+      stderr: '{"summary":{"created":300,"failed":0,"uncertain":0,"notSent":0}}\n',
+    });
     expect(Buffer.byteLength(result.stdout)).toBeGreaterThan(3 * 4096);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines.map((line) => (JSON.parse(line) as { name: string }).name)).toEqual(names);
@@ -78,9 +81,9 @@ describe('store against the sandbox', () => {
       signal: null,
       stdout:
         `{"id":${idA},"name":"A","categoryId":1,"status":"sold"}\n` +
-        '{"input":2,"error":{"code":"invalid_input","message":"categoryId is required","status":null}}\n' +
+        '{"input":2,"line":2,"error":{"code":"invalid_input","message":"categoryId is required","status":null}}\n' +
         `{"id":${idC},"name":"C","categoryId":3}\n`,
-      stderr: '',
+      stderr: '{"summary":{"created":2,"failed":1,"uncertain":0,"notSent":0}}\n',
     });
     const sold = await store(['pets', 'list', '--status', 'sold'], { env: sandbox.env() });
     expect(sold).toEqual({

@@ -10,15 +10,16 @@ import { BIN, collect, processEnv } from '../helpers/process.js';
 
 const CREATED = '{"id":1,"name":"a","categoryId":1}';
 const ANIMAL = '{"name":"a","categoryId":1}\n';
-/** Bulk add (--json) stopped by Ctrl-C once its one input was created: by the signal, with
- * the resume point on stderr as a JSON error line. */
-const STOPPED_AFTER_ONE = {
+/** Bulk add (--json) of `file` stopped by Ctrl-C once its one input was created: by the
+ * signal, with the command that resumes it and the summary on stderr as JSON lines. */
+const stoppedAfterOne = (file: string) => ({
   code: null,
   signal: 'SIGINT',
   stdout: `${CREATED}\n`,
   stderr:
-    '{"error":{"code":"interrupted","message":"interrupted: inputs after 1 were not sent; resume with --skip 1","status":null}}\n',
-};
+    `{"error":{"code":"interrupted","message":"interrupted: inputs after 1 were not sent","status":null,"hint":"resume with: store pets add --file ${file} --json --skip 1"}}\n` +
+    '{"summary":{"created":1,"failed":0,"uncertain":0,"notSent":0}}\n',
+});
 
 /** `store args` as a process (stdin a pipe the test holds), killed after the test should it
  * still run; what it wrote so far is readable while it runs. */
@@ -78,15 +79,20 @@ describe('Ctrl-C', () => {
     child.kill('SIGINT');
     // The read cannot be cancelled and holds the process: once its report is written, it ends
     // by the signal (a shell's $? is 130).
-    expect(await ended).toEqual(STOPPED_AFTER_ONE);
+    expect(await ended).toEqual(stoppedAfterOne(path));
   });
 
   it.each([
-    ['every input read', 1, 'quit at once after every input had been sent'],
-    ['inputs left to read', 3, 'quit at once: inputs after 1 were not sent; resume with --skip 1'],
+    ['every input read', 1, 'quit at once after every input had been sent', undefined],
+    [
+      'inputs left to read',
+      3,
+      'quit at once: inputs after 1 were not sent',
+      'resume with: store pets add --file - --json --concurrency 1 --skip 1',
+    ],
   ])(
     'a second Ctrl-C ends bulk add at once while it waits for requests in flight (%s), and says where it stands',
-    async (_what, animals, quit) => {
+    async (_what, animals, quit, hint) => {
       const server = await faultServer(() => {}); // never answers
       const argv = ['pets', 'add', '--file', '-', '--json', '--concurrency', '1'];
       const { child, seen, ended } = started(argv, server.url);
@@ -101,10 +107,11 @@ describe('Ctrl-C', () => {
         code: null,
         signal: 'SIGINT',
         stdout:
-          '{"input":1,"error":{"code":"interrupted","message":"quit at once before its answer came: the animal may have been created","status":null}}\n',
+          '{"input":1,"line":1,"error":{"code":"interrupted","message":"quit at once before its answer came: the animal may have been created","status":null}}\n',
         stderr:
-          'waiting for 1 request in flight (Ctrl-C again to quit at once)\n' +
-          `${JSON.stringify({ error: { code: 'interrupted', message: quit, status: null } })}\n`,
+          '{"notice":{"message":"waiting for 1 request in flight (Ctrl-C again to quit at once)"}}\n' +
+          `${JSON.stringify({ error: { code: 'interrupted', message: quit, status: null, ...(hint ? { hint } : {}) } })}\n` +
+          '{"summary":{"created":0,"failed":0,"uncertain":1,"notSent":0}}\n',
       });
     },
   );
@@ -116,7 +123,7 @@ describe('Ctrl-C', () => {
     child.stdin.write(ANIMAL);
     await until(() => seen.stdout.includes('\n'));
     child.kill('SIGINT');
-    expect(await ended).toEqual(STOPPED_AFTER_ONE);
+    expect(await ended).toEqual(stoppedAfterOne('-'));
   });
 
   it('ends a command by the signal received (SIGTERM too), once its output is written', async () => {

@@ -86,15 +86,17 @@ describe.runIf(hasScript || process.env.CI)('pets add --file on a terminal', () 
     const result = await collect(child);
     expect(result.code).toBe(3);
     // Progress was drawn while it ran…
-    expect(result.stdout).toMatch(/\d+ created, \d+ failed \(\d+\/s\)/);
+    expect(result.stdout).toMatch(/\d+ created, \d+ failed \(\d+\/s/);
     const screen = screenLines(result.stdout).filter((line) => line !== '');
     // …and erased: what stays on screen is the error, the table and the summary, each whole.
-    expect(screen.filter((line) => /created, \d+ failed \(\d+\/s\)/.test(line))).toEqual([]);
+    expect(screen.filter((line) => /created, \d+ failed \(\d+\/s/.test(line))).toEqual([]);
     expect(screen[0]).toBe(`Using profile production (${server.url}, from STORE_BASE_URL)`);
-    expect(screen[1]).toBe('error: input 151: refused (no, HTTP 400)');
+    expect(screen[1]).toBe('error: input 151 (line 151): refused (no, HTTP 400)');
     expect(screen[2]).toMatch(/^ID\s+NAME\s+CATEGORY\s+STATUS$/);
     expect(screen.filter((line) => /^\d+\s+p\d+\s+1$/.test(line))).toHaveLength(299);
-    expect(screen.at(-1)).toMatch(/^299 created, 1 failed \(input 151\) in \d+\.\d s \(\d+\/s\)$/);
+    expect(screen.at(-1)).toMatch(
+      /^299 created, 1 failed \(input 151\), 0 uncertain, 0 not sent in \d+\.\d s \(\d+\/s\)$/,
+    );
   });
 
   it('erases the progress line on a second Ctrl-C, which ends it at once', async () => {
@@ -111,26 +113,30 @@ describe.runIf(hasScript || process.env.CI)('pets add --file on a terminal', () 
     await until(() => server.seen.length >= 5);
     // The progress line is redrawn every half second: its last counts reach the screen. Waited
     // for, not a fixed 700 ms, which a busy machine can outlast.
-    await until(() => /3 created, 0 failed \(\d+\/s\)/.test(seen()));
+    await until(() => /3 created, 0 failed \(\d+\/s/.test(seen()));
     const result = await twoCtrlCs();
-    expect(result.stdout).toMatch(/3 created, 0 failed \(\d+\/s\)/);
+    expect(result.stdout).toMatch(/3 created, 0 failed \(\d+\/s/);
     const screen = screenLines(result.stdout);
     // What stays: the line about the requests in flight, the two inputs still awaited, the
     // table of the animals created (their IDs are shown nowhere else; it was never drawn),
     // and where the import stands, then nothing: the progress line is gone.
     expect(screen.at(-1)).toBe('');
-    expect(screen.filter((line) => /created, \d+ failed/.test(line))).toEqual([]);
-    expect(screen.slice(-9, -2)).toEqual([
+    expect(screen.filter((line) => /created, \d+ failed \(/.test(line))).toEqual([]);
+
+    expect(screen.slice(-10, -3)).toEqual([
       'waiting for 2 requests in flight (Ctrl-C again to quit at once)',
-      'error: input 4: quit at once before its answer came: the animal may have been created',
-      'error: input 5: quit at once before its answer came: the animal may have been created',
+      'error: input 4 (line 4): quit at once before its answer came: the animal may have been created',
+      'error: input 5 (line 5): quit at once before its answer came: the animal may have been created',
       'ID  NAME  CATEGORY  STATUS',
       '1   p     1',
       '2   p     1',
       '3   p     1',
     ]);
+    expect(screen.at(-3)).toMatch(
+      /^3 created, 0 failed, 2 uncertain \(inputs 4-5\), 0 not sent in \d+\.\d s \(\d+\/s\); uncertain inputs: they may have been created, and adding them again may duplicate them; quit at once: inputs after 5 were not sent$/,
+    );
     expect(screen.at(-2)).toMatch(
-      /^3 created, 2 may have been created \(inputs 4-5: no clear answer\) in \d+\.\d s \(\d+\/s\); quit at once: inputs after 5 were not sent; resume with --skip 5$/,
+      /^hint: resume with: store pets add --file \S+ --concurrency 2 --skip 5$/,
     );
   });
 
@@ -155,8 +161,8 @@ describe.runIf(hasScript || process.env.CI)('pets add --file on a terminal', () 
       '42  p1    1',
       '43  p2    1',
     ]);
-    expect(screen.at(-2)).toMatch(
-      /^2 created, 2 may have been created \(inputs 1, 4: no clear answer\) in \d+\.\d s \(\d+\/s\); quit at once: inputs after 4 were not sent; resume with --skip 4$/,
+    expect(screen.at(-3)).toMatch(
+      /^2 created, 0 failed, 2 uncertain \(inputs 1, 4\), 0 not sent in \d+\.\d s \(\d+\/s\); uncertain inputs: they may have been created, and adding them again may duplicate them; quit at once: inputs after 4 were not sent$/,
     );
   });
 });

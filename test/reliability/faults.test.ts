@@ -489,10 +489,13 @@ describe('pets add --file when the server goes away', () => {
     expect(result).toEqual({
       code: 6,
       stdout:
-        `{"input":1,"error":{"code":"network_error","message":"${refused}","status":null}}\n` +
+        `{"input":1,"line":1,"error":{"code":"network_error","message":"${refused}","status":null}}\n` +
         `{"input":2,"error":{"code":"not_sent","message":"input 1 failed: ${refused}","status":null}}\n` +
-        '{"input":3,"error":{"code":"invalid_input","message":"categoryId is required","status":null}}\n',
-      stderr: `{"error":{"code":"not_sent","message":"input 2 not sent: input 1 failed: ${refused}","status":null}}\n`,
+        '{"input":3,"line":3,"error":{"code":"invalid_input","message":"categoryId is required","status":null}}\n',
+      stderr:
+        `{"error":{"code":"not_sent","message":"input 2 not sent: input 1 failed: ${refused}","status":null}}\n` +
+        '{"summary":{"created":0,"failed":2,"uncertain":0,"notSent":1,"hint":"resume with: store pets add --file - --json --concurrency 1 --skip 1"}}\n',
+
       prompts: [],
     });
   });

@@ -122,7 +122,9 @@ describe('pets add --file, as a process', () => {
     expect(result).toMatchObject({
       code: 0,
       stdout: '{"id":1,"name":"Rex","categoryId":1}\n{"id":2,"name":"Rex","categoryId":1}\n',
-      stderr: 'probe ["--max-semi-space-size=1","--optimize-for-size"]\n',
+      stderr:
+        '{"summary":{"created":2,"failed":0,"uncertain":0,"notSent":0}}\n' +
+        'probe ["--max-semi-space-size=1","--optimize-for-size"]\n',
     });
     expect(server.seen.map((request) => [request.method, request.url, request.body])).toEqual([
       ['POST', '/v1/pets', '{"name":"Rex","categoryId":1}'],
@@ -140,7 +142,7 @@ describe('pets add --file, as a process', () => {
       code: 0,
       signal: null,
       stdout: '{"input":1,"valid":true}\n',
-      stderr: 'probe []\n',
+      stderr: '{"summary":{"valid":1,"failed":0}}\nprobe []\n',
     });
   });
 });
@@ -177,7 +179,7 @@ describe('pets add --file, where it restarts (in-process, the restart stood in f
     expect(result).toMatchObject({
       code: 0,
       stdout: CREATED,
-      stderr: '',
+      stderr: '{"summary":{"created":1,"failed":0,"uncertain":0,"notSent":0}}\n',
     });
     expect(asked).toEqual([FLAGS]);
     expect(scope.isDone()).toBe(true);
@@ -252,7 +254,7 @@ describe('pets add --file, where it restarts (in-process, the restart stood in f
     expect(result).toEqual({
       code: 0,
       stdout: '{"input":1,"valid":true}\n',
-      stderr: '',
+      stderr: '{"summary":{"valid":1,"failed":0}}\n',
       prompts: [],
     });
     expect(asked).toEqual([]);

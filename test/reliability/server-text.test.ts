@@ -119,7 +119,7 @@ describe('answers and inputs at the edges of what the client expects', () => {
     expect(result).toEqual({
       code: 0,
       stdout: '{"id":1,"name":"bom","categoryId":1}\n',
-      stderr: '',
+      stderr: '{"summary":{"created":1,"failed":0,"uncertain":0,"notSent":0}}\n',
       prompts: [],
     });
   });

@@ -5,16 +5,19 @@ import {
   DEFAULT_CONCURRENCY,
   type ImportOptions,
   importPets,
+  uncertainPath,
 } from '../../bulk/import.js';
+import { defaultJournalPath } from '../../bulk/journal.js';
 import { commandFor } from '../../config/profile-hints.js';
 import type { Context } from '../../context.js';
 import { CancelledError, FlagError, notingMaybeActed } from '../../errors.js';
+import { noticeLine } from '../../render/bulk-report.js';
 import { renderItem } from '../../render/output.js';
 import { type Int64, type NewPet, PET_STATUSES, Pet, type PetStatus } from '../../schemas.js';
 import * as z from '../../zod.js';
 import { defineCommand, missingFlags, parseValue } from '../define.js';
 import { fileFlag, int64Flag, intFlag, statusFlag, switchFlag, textFlag } from '../flags.js';
-import { openUntilCtrlC } from '../input-file.js';
+import { checkStdinReadable, openUntilCtrlC, stdinFileSize } from '../input-file.js';
 import { PET_COLUMNS } from './columns.js';
 
 /** One animal from flags: what is missing is asked for on a terminal (run), else refused. */
@@ -56,6 +59,18 @@ export const command = defineCommand({
       '--failed <file>',
       'with --file: write every input not created to this file (NDJSON), to run again',
     ),
+    uncertain: fileFlag(
+      '--uncertain <file>',
+      'with --file: write every input that may have been created to this file (default: the --failed file + .uncertain)',
+    ),
+    journal: fileFlag(
+      '--journal <file>',
+      'with --file: record what was sent and answered in this file (default: one in the cache folder)',
+    ),
+    resume: switchFlag(
+      '--resume',
+      'with --file: continue the import its journal records, after a kill or a crash',
+    ),
     skip: {
       flags: '--skip <n>',
       description: 'with --file: skip the first n inputs (resume an interrupted import)',
@@ -64,7 +79,10 @@ export const command = defineCommand({
     dryRun: switchFlag('--dry-run', 'with --file: check every input and send nothing'),
   },
   // One animal from its fields: a file is of this machine, not the agent's.
-  mcp: { access: 'write', omit: ['file', 'concurrency', 'failed', 'skip', 'dryRun'] },
+  mcp: {
+    access: 'write',
+    omit: ['file', 'concurrency', 'failed', 'uncertain', 'journal', 'resume', 'skip', 'dryRun'],
+  },
   // With --file: one such object per input, on its own line.
   output: { shape: 'object', fields: Pet },
   network: true,
@@ -74,16 +92,43 @@ export const command = defineCommand({
     'echo \'{"name":"Tom","categoryId":2}\' | store pets add --file -',
     'store pets add --file animals.ndjson --failed retry.ndjson',
     'store pets add --file animals.ndjson --skip 1200',
+    'store pets add --file animals.ndjson --resume',
   ],
-  check({ file, name, categoryId, status, concurrency, failed, skip, dryRun }): AddOptions {
+  check({
+    file,
+    name,
+    categoryId,
+    status,
+    concurrency,
+    failed,
+    uncertain,
+    journal,
+    resume,
+    skip,
+    dryRun,
+  }): AddOptions {
     if (file !== undefined) {
       if (name !== undefined || categoryId !== undefined || status !== undefined) {
         throw new FlagError('--file cannot be combined with --name, --category-id or --status');
       }
+      if (resume && (skip !== undefined || dryRun)) {
+        throw new FlagError(
+          `--resume cannot be combined with ${skip !== undefined ? '--skip' : '--dry-run'}: it continues where the journal says`,
+        );
+      }
+      const outputs = [
+        ['--failed', failed],
+        ['--uncertain', uncertain ?? (failed === undefined ? undefined : `${failed}.uncertain`)],
+        ['--journal', journal],
+      ].filter((pair): pair is [string, string] => pair[1] !== undefined);
+      refuseOneFileTwice(outputs);
       return {
         file,
         concurrency: concurrency ?? DEFAULT_CONCURRENCY,
         failed,
+        uncertain,
+        journal,
+        resume,
         skip: skip ?? 0,
         dryRun,
       };
@@ -91,6 +136,9 @@ export const command = defineCommand({
     const bulkOnly = [
       ['--concurrency', concurrency !== undefined],
       ['--failed', failed !== undefined],
+      ['--uncertain', uncertain !== undefined],
+      ['--journal', journal !== undefined],
+      ['--resume', resume],
       ['--skip', skip !== undefined],
       ['--dry-run', dryRun],
     ].filter(([, given]) => given);
@@ -133,18 +181,59 @@ export async function run(opts: AddOptions, ctx: Context): Promise<void> {
       '--jq does not apply to pets add --file; its --json output is NDJSON, one line per input',
     );
   }
-  await refuseFailedOverInput(opts.file, opts.failed, ctx);
+  // `--file - < "$HOME"`: a folder on stdin is an error, not an empty input.
+  if (opts.file === '-') checkStdinReadable(ctx.io.stdin);
+  const journalPath = await journalFor(opts, ctx);
+  const outputs = [
+    ['--failed', opts.failed],
+    ['--uncertain', uncertainPath(opts)],
+    ['--journal', journalPath],
+  ] as const;
+  for (const [flag, path] of outputs) await refuseOutputOverInput(opts.file, flag, path, ctx);
   const sized =
     opts.dryRun || !(await mayBeLarge(opts.file, ctx)) || ctx.restartWithV8Flags(BULK_V8_FLAGS);
   if (opts.file === '-' && ctx.io.stdinIsTTY) {
-    ctx.io.err('Reading animals from the terminal, one JSON object per line; Ctrl-D to finish\n');
+    ctx.io.err(
+      noticeLine(
+        ctx.options.json,
+        'Reading animals from the terminal, one JSON object per line; Ctrl-D to finish',
+      ),
+    );
   }
   const input = await openInput(opts.file, ctx);
   try {
-    await importPets(input, ctx, opts, !sized);
+    await importPets(input.stream, ctx, opts, {
+      journalPath,
+      inputBytes: input.bytes,
+      sizeHeapAtRunTime: !sized,
+    });
   } finally {
-    input.destroy();
+    input.stream.destroy();
   }
+}
+
+/** Two of --failed, --uncertain and --journal naming one file would write over each other. */
+function refuseOneFileTwice(outputs: readonly (readonly [string, string])[]): void {
+  const { resolve } = process.getBuiltinModule('node:path');
+  for (let i = 0; i < outputs.length; i += 1) {
+    for (let j = i + 1; j < outputs.length; j += 1) {
+      const [a, fileA] = outputs[i] as readonly [string, string];
+      const [b, fileB] = outputs[j] as readonly [string, string];
+      if (resolve(fileA) === resolve(fileB)) {
+        throw new FlagError(`${a} and ${b} name the same file (${fileA}): give each its own`);
+      }
+    }
+  }
+}
+
+/** The journal of this import: --journal, else one in the cache folder named after the file
+ * and where it goes; none for a dry run (nothing is sent) or stdin (nothing names it). */
+async function journalFor(opts: ImportOptions & { file: string }, ctx: Context) {
+  if (opts.dryRun) return undefined;
+  if (opts.journal !== undefined) return opts.journal;
+  if (opts.file === '-') return undefined;
+  const profile = await ctx.profile();
+  return defaultJournalPath(ctx.env, opts.file, profile.baseUrl);
 }
 
 /**
@@ -208,18 +297,20 @@ async function mayBeLarge(file: string, ctx: Context): Promise<boolean> {
 }
 
 /**
- * `--failed` is opened for writing (emptied) before the input is read: naming the input file
- * there (`--file retry.ndjson --failed retry.ndjson`, the natural retry) would lose every
- * input. Refused before anything is read, written or sent; a link to it is the same file.
+ * `--failed` (and `--uncertain`, the journal) is opened for writing (emptied) before the input
+ * is read: naming the input file there (`--file retry.ndjson --failed retry.ndjson`, the
+ * natural retry) would lose every input. Refused before anything is read, written or sent; a
+ * link to it is the same file.
  */
-async function refuseFailedOverInput(
+async function refuseOutputOverInput(
   file: string,
-  failed: string | undefined,
+  flag: string,
+  output: string | undefined,
   ctx: Context,
 ): Promise<void> {
-  if (failed === undefined) return;
+  if (output === undefined) return;
   const { resolve } = process.getBuiltinModule('node:path');
-  let same = file !== '-' && resolve(file) === resolve(failed);
+  let same = file !== '-' && resolve(file) === resolve(output);
   if (!same) {
     try {
       const fs = process.getBuiltinModule('node:fs');
@@ -227,25 +318,36 @@ async function refuseFailedOverInput(
       const stdinFd = file === '-' ? (ctx.io.stdin as { fd?: unknown }).fd : undefined;
       if (file === '-' && typeof stdinFd !== 'number') return;
       const input = typeof stdinFd === 'number' ? fs.fstatSync(stdinFd) : fs.statSync(file);
-      const output = fs.statSync(failed);
-      same = input.dev === output.dev && input.ino === output.ino;
+      const written = fs.statSync(output);
+      same = input.dev === written.dev && input.ino === written.ino;
     } catch {
       // One of them does not exist (yet): not the same file.
     }
   }
   if (same) {
+    const what = flag === '--journal' ? 'the journal' : 'the failures';
     throw new FlagError(
-      `--failed ${failed} is the --file being read: it would be emptied before it is read; write the failures to another file`,
+      `${flag} ${output} is the --file being read: it would be emptied before it is read; write ${what} to another file`,
     );
   }
 }
 
-async function openInput(file: string, ctx: Context): Promise<Readable> {
-  if (file === '-') return ctx.io.stdin;
+/** The input, and its size when it is a regular file (for an estimate of the time left). */
+async function openInput(
+  file: string,
+  ctx: Context,
+): Promise<{ stream: Readable; bytes?: number }> {
+  if (file === '-') return { stream: ctx.io.stdin, bytes: stdinFileSize(ctx.io.stdin) };
   let code: string | undefined;
   try {
     const handle = await openUntilCtrlC(file, ctx.signal);
-    if (!(await handle.stat()).isDirectory()) return handle.createReadStream();
+    const stats = await handle.stat();
+    if (!stats.isDirectory()) {
+      return {
+        stream: handle.createReadStream(),
+        bytes: stats.isFile() ? stats.size : undefined,
+      };
+    }
     await handle.close();
     code = 'EISDIR';
   } catch (error) {

@@ -140,7 +140,7 @@ describe('store pets add --file', () => {
     expect(result).toEqual({
       code: 0,
       stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n1\tRex\t1\t\n',
-      stderr: '',
+      stderr: '1 created, 0 failed, 0 uncertain, 0 not sent\n',
       prompts: [],
     });
   });
@@ -159,7 +159,7 @@ describe('store pets add --file', () => {
     expect(result).toEqual({
       code: 0,
       stdout: `${created(1, 'A', 1)}\n${created(2, 'B', '9007199254740993', 'sold')}\n`,
-      stderr: '',
+      stderr: '{"summary":{"created":2,"failed":0,"uncertain":0,"notSent":0}}\n',
       prompts: [],
     });
   });
@@ -202,12 +202,12 @@ describe('store pets add --file', () => {
     });
     expect(scope.isDone()).toBe(true);
     expect(json.code).toBe(5);
-    expect(json.stderr).toBe('');
+    expect(json.stderr).toBe('{"summary":{"created":2,"failed":3,"uncertain":0,"notSent":0}}\n');
     expect(json.stdout.split('\n')).toEqual([
       created(1, 'A', 1),
-      '{"input":2,"error":{"code":"no_category","message":"category 3 does not exist","status":404}}',
-      '{"input":3,"error":{"code":"invalid_input","message":"categoryId is required","status":null}}',
-      '{"input":4,"error":{"code":"invalid_input","message":"expected an object with name and categoryId (got a string)","status":null}}',
+      '{"input":2,"line":2,"error":{"code":"no_category","message":"category 3 does not exist","status":404}}',
+      '{"input":3,"line":3,"error":{"code":"invalid_input","message":"categoryId is required","status":null}}',
+      '{"input":4,"line":4,"error":{"code":"invalid_input","message":"expected an object with name and categoryId (got a string)","status":null}}',
       created(4, 'D', 4),
       '',
     ]);
@@ -226,7 +226,9 @@ describe('store pets add --file', () => {
     expect(result).toEqual({
       code: 7,
       stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n1\tA\t1\t\n',
-      stderr: 'error: input 2: database down (internal, HTTP 500)\n1 created, 1 failed (input 2)\n',
+      stderr:
+        'error: input 2: database down (internal, HTTP 500)\n1 created, 1 failed (input 2), 0 uncertain, 0 not sent\n',
+
       prompts: [],
     });
   });
@@ -242,7 +244,7 @@ describe('store pets add --file', () => {
     expect(result).toEqual({
       code: 0,
       stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n1\tC:\\\\dogs\\tRex\t1\t\n',
-      stderr: '',
+      stderr: '1 created, 0 failed, 0 uncertain, 0 not sent\n',
       prompts: [],
     });
   });
@@ -255,7 +257,7 @@ describe('store pets add --file', () => {
     expect(result).toEqual({
       code: 0,
       stdout: '{"input":1,"valid":true}\n{"input":2,"valid":true}\n',
-      stderr: '',
+      stderr: '{"summary":{"valid":2,"failed":0}}\n',
       prompts: [],
     });
   });
@@ -272,7 +274,7 @@ describe('store pets add --file', () => {
     expect(result).toEqual({
       code: 0,
       stdout: `${created(1, 'Rex', 1)}\n`,
-      stderr: '',
+      stderr: '{"summary":{"created":1,"failed":0,"uncertain":0,"notSent":0}}\n',
       prompts: [],
     });
   });
@@ -292,9 +294,10 @@ describe('store pets add --file', () => {
       code: 3,
       stdout:
         `${created(1, 'A', 1)}\n` +
-        '{"input":2,"error":{"code":"invalid_json","message":"line 2 is not valid JSON","status":null}}\n' +
+        '{"input":2,"line":2,"error":{"code":"invalid_json","message":"not valid JSON","status":null}}\n' +
         `${created(3, 'C', 3)}\n`,
-      stderr: '',
+      stderr: '{"summary":{"created":2,"failed":1,"uncertain":0,"notSent":0}}\n',
+
       prompts: [],
     });
   });
@@ -317,8 +320,8 @@ describe('store pets add --file', () => {
       code: 3,
       stdout:
         `${created(1, 'A', 1)}\n` +
-        '{"input":2,"error":{"code":"invalid_encoding","message":"line 2 is not UTF-8 text","status":null}}\n',
-      stderr: '',
+        '{"input":2,"line":2,"error":{"code":"invalid_encoding","message":"not UTF-8 text","status":null}}\n',
+      stderr: `{"summary":{"created":1,"failed":1,"uncertain":0,"notSent":0,"failedFile":${JSON.stringify(failed)}}}\n`,
       prompts: [],
     });
     expect(readFileSync(failed)).toEqual(Buffer.concat([latin1, Buffer.from('\n')]));
@@ -393,7 +396,7 @@ describe('store pets add --file', () => {
       .post('/v1/pets', '{"name":"\u{1F436}","categoryId":2}')
       .reply(201, created(3, '\u{1F436}', 2));
     const errorLine = (n: number, message: string) =>
-      `{"input":${n},"error":{"code":"invalid_input","message":${JSON.stringify(message)},"status":null}}`;
+      `{"input":${n},"line":${n},"error":{"code":"invalid_input","message":${JSON.stringify(message)},"status":null}}`;
     const errors = [
       [3, 'nests more than 1000 levels deep'],
       [4, 'nests more than 1000 levels deep'],
@@ -419,7 +422,7 @@ describe('store pets add --file', () => {
         created(3, '\u{1F436}', 2),
         '',
       ].join('\n'),
-      stderr: '',
+      stderr: `{"summary":{"created":3,"failed":4,"uncertain":0,"notSent":0,"failedFile":${JSON.stringify(failed)}}}\n`,
       prompts: [],
     });
     // As given, spaces and escapes included: `--file failed.ndjson` retries exactly those.
@@ -429,7 +432,7 @@ describe('store pets add --file', () => {
     expect(dryRun).toEqual({
       code: 3,
       stdout: '',
-      stderr: `${errors.map(([n, message]) => `error: input ${n}: ${message}\n`).join('')}Checked 7 inputs: 3 valid, 4 failed (inputs 3-6), nothing was sent\n`,
+      stderr: `${errors.map(([n, message]) => `error: input ${n} (line ${n}): ${message}\n`).join('')}Checked 7 inputs: 3 valid, 4 failed (inputs 3-6), nothing was sent\n`,
       prompts: [],
     });
   });
@@ -445,8 +448,8 @@ describe('store pets add --file', () => {
       code: 3,
       stdout: '',
       stderr:
-        'error: input 1: nests more than 1000 levels deep\n' +
-        'error: input 2: nests more than 1000 levels deep\n' +
+        'error: input 1 (line 1): nests more than 1000 levels deep\n' +
+        'error: input 2 (line 2): nests more than 1000 levels deep\n' +
         'Checked 3 inputs: 1 valid, 2 failed (inputs 1-2), nothing was sent\n',
       prompts: [],
     });
@@ -473,8 +476,8 @@ describe('store pets add --file', () => {
     const message = `status must be one of available, pending, sold (got "x${'😀'.repeat(28)}…)`;
     expect(result).toEqual({
       code: 3,
-      stdout: `{"input":1,"error":{"code":"invalid_input","message":${JSON.stringify(message)},"status":null}}\n`,
-      stderr: '',
+      stdout: `{"input":1,"line":1,"error":{"code":"invalid_input","message":${JSON.stringify(message)},"status":null}}\n`,
+      stderr: '{"summary":{"valid":0,"failed":1}}\n',
       prompts: [],
     });
   });
@@ -488,7 +491,7 @@ describe('store pets add --file', () => {
       code: 3,
       stdout: '',
       stderr:
-        'error: input 2: line 2 is not valid JSON\n' +
+        'error: input 2 (line 2): not valid JSON\n' +
         'Checked 2 inputs: 1 valid, 1 failed (input 2), nothing was sent\n',
       prompts: [],
     });
@@ -502,7 +505,7 @@ describe('store pets add --file', () => {
     expect(result).toEqual({
       code: 3,
       stdout: '',
-      stderr: `error: input 1: name must be a string with a character other than a space (got ["${'a'.repeat(57)}…)\nChecked 1 inputs: 0 valid, 1 failed (input 1), nothing was sent\n`,
+      stderr: `error: input 1 (line 1): name must be a string with a character other than a space (got ["${'a'.repeat(57)}…)\nChecked 1 inputs: 0 valid, 1 failed (input 1), nothing was sent\n`,
       prompts: [],
     });
   });
@@ -521,7 +524,7 @@ describe('store pets add --file', () => {
       stderr:
         'error: input 1: nests more than 1000 levels deep\n' +
         'error: input 2: categoryId is required\n' +
-        '0 created, 2 failed (inputs 1-2)\n' +
+        `0 created, 2 failed (inputs 1-2), 0 uncertain, 0 not sent; failed and not sent in ${failed}\n` +
         `warning: --failed ${failed} does not hold input 1: nested too deeply to be written as JSON\n`,
       prompts: [],
     });
@@ -544,8 +547,8 @@ describe('store pets add --file', () => {
     });
     expect(bulk).toEqual({
       code: 1,
-      stdout: `{"input":1,"error":{"code":"unexpected_response","message":"${message}","status":201,"hint":"the animal may have been created"}}\n${created(2, 'B', 2)}\n`,
-      stderr: '',
+      stdout: `{"input":1,"line":1,"error":{"code":"unexpected_response","message":"${message}","status":201,"hint":"the animal may have been created"}}\n${created(2, 'B', 2)}\n`,
+      stderr: '{"summary":{"created":1,"failed":0,"uncertain":1,"notSent":0}}\n',
       prompts: [],
     });
     const one = await run(['pets', 'add', '--name', 'A', '--category-id', '1'], { env: env() });
@@ -595,7 +598,7 @@ describe('store pets add --file', () => {
       expect(result, JSON.stringify(text)).toEqual({
         code: 0,
         stdout: '',
-        stderr: '',
+        stderr: '{"summary":{"created":0,"failed":0,"uncertain":0,"notSent":0}}\n',
         prompts: [],
       });
     }
@@ -641,9 +644,10 @@ describe('store pets add --file with a key the API refuses', () => {
       `{"input":${n},"error":{"code":"not_sent","message":"input 1 failed: key revoked","status":null,"hint":"the key came from STORE_API_KEY"}}`;
     expect(result).toEqual({
       code: 4,
-      stdout: `{"input":1,"error":{"code":"unauthorized","message":"key revoked","status":401,"hint":"the key came from STORE_API_KEY"}}\n${notSent(2)}\n${notSent(3)}\n`,
+      stdout: `{"input":1,"line":1,"error":{"code":"unauthorized","message":"key revoked","status":401,"hint":"the key came from STORE_API_KEY"}}\n${notSent(2)}\n${notSent(3)}\n`,
       stderr:
-        '{"error":{"code":"not_sent","message":"inputs 2-3 not sent: input 1 failed: key revoked","status":null,"hint":"the key came from STORE_API_KEY"}}\n',
+        '{"error":{"code":"not_sent","message":"inputs 2-3 not sent: input 1 failed: key revoked","status":null,"hint":"the key came from STORE_API_KEY"}}\n' +
+        '{"summary":{"created":0,"failed":1,"uncertain":0,"notSent":2,"hint":"resume with: store pets add --file - --json --concurrency 1 --skip 1"}}\n',
       prompts: [],
     });
   });
@@ -661,9 +665,10 @@ describe('store pets add --file with a key the API refuses', () => {
       code: 4,
       stdout: '',
       stderr:
-        'error: input 1: read-only key (forbidden, HTTP 403)\nhint: the key came from STORE_API_KEY\n' +
+        'error: input 1 (line 1): read-only key (forbidden, HTTP 403)\nhint: the key came from STORE_API_KEY\n' +
         'error: inputs 2-4 not sent: input 1 failed: read-only key\n' +
-        '0 created, 1 failed (input 1), 3 not sent (inputs 2-4)\n',
+        '0 created, 1 failed (input 1), 0 uncertain, 3 not sent (inputs 2-4)\n' +
+        'hint: resume with: store pets add --file - --concurrency 1 --skip 1\n',
       prompts: [],
     });
   });
@@ -688,9 +693,11 @@ describe('store pets add --file - on a terminal', () => {
     expect(typed).toEqual({
       code: 0,
       stdout: `${created(1, 'Rex', 2)}\n`,
-      stderr: 'Reading animals from the terminal, one JSON object per line; Ctrl-D to finish\n',
+      stderr:
+        '{"notice":{"message":"Reading animals from the terminal, one JSON object per line; Ctrl-D to finish"}}\n' +
+        '{"summary":{"created":1,"failed":0,"uncertain":0,"notSent":0}}\n',
       prompts: [],
     });
-    expect(piped.stderr).toBe('');
+    expect(piped.stderr).toBe('{"summary":{"created":1,"failed":0,"uncertain":0,"notSent":0}}\n');
   });
 });

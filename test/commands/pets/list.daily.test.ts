@@ -264,7 +264,7 @@ describe('store pets list: waiting', () => {
     });
     expect(result.code).toBe(0);
     expect(result.stderr).not.toContain('Waiting');
-    expect(result.stderr).toContain('1 created in');
+    expect(result.stderr).toContain('{"summary":{"created":1,');
   });
 });
 

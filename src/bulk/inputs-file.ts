@@ -1,0 +1,91 @@
+// The NDJSON files a bulk import writes its inputs to, as they were given, one per line:
+// `--failed` (certainly not created: a file to run again) and `--uncertain` (may have been
+// created: not to be run again blindly).
+const { closeSync, unlinkSync, writeSync } = process.getBuiltinModule('node:fs');
+
+import { NotRegularFileError, openRegularForWriting } from '../config/safe-fs.js';
+import { FlagError } from '../errors.js';
+import { JsonDepthError, stringifyJson } from '../json.js';
+import type { Input } from './read-inputs.js';
+
+const NEWLINE = Buffer.from('\n');
+
+/** Why a file named by `flag` cannot be written: one usage error, in words. */
+export function cannotWrite(flag: string, path: string, error: unknown): FlagError {
+  if (error instanceof NotRegularFileError) {
+    const what =
+      error.kind === 'not a regular file' ? error.kind : `${error.kind}, not a regular file`;
+    return new FlagError(`cannot write ${flag} ${path}: it is ${what}`);
+  }
+  const code = (error as NodeJS.ErrnoException).code;
+  return new FlagError(`cannot write ${flag} ${path}${code ? ` (${code})` : ''}`);
+}
+
+export class InputsFile {
+  private readonly fd: number;
+
+  /** `append`: a resumed import adds to what the run it continues wrote. */
+  constructor(
+    readonly flag: string,
+    readonly path: string,
+    append = false,
+  ) {
+    try {
+      this.fd = openRegularForWriting(path, { append, mode: 0o644 });
+    } catch (error) {
+      throw cannotWrite(flag, path, error);
+    }
+  }
+
+  /** The first write that failed (a full disk): the file is incomplete from there on. */
+  error: NodeJS.ErrnoException | undefined;
+
+  /** Inputs it cannot hold: lines over 1 MiB, which were skipped as they streamed, not kept. */
+  readonly notKept: number[] = [];
+  /** Inputs of a JSON document nested too deeply to be written as JSON again. */
+  readonly notWritable: number[] = [];
+
+  /** Inputs written. */
+  written = 0;
+
+  /** Never throws: a failed write is kept (`error`) and said once the import has ended. */
+  write(input: Input): void {
+    if (this.error) return;
+    // An NDJSON line as it was given; an input of a JSON document written as JSON.
+    let text = input.line;
+    if (text === undefined && 'value' in input) {
+      try {
+        text = stringifyJson(input.value);
+      } catch (error) {
+        if (!(error instanceof JsonDepthError)) throw error;
+        return void this.notWritable.push(input.n);
+      }
+    }
+    if (text === undefined) return void this.notKept.push(input.n);
+    try {
+      if (typeof text === 'string') writeSync(this.fd, `${text}\n`);
+      else writeSync(this.fd, Buffer.concat([text, NEWLINE]));
+      this.written += 1;
+    } catch (error) {
+      this.error = error as NodeJS.ErrnoException;
+    }
+  }
+
+  private closed = false;
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
+  }
+
+  /** Closes and deletes it (a file made by default that nothing was written to). */
+  remove(): void {
+    this.close();
+    try {
+      unlinkSync(this.path);
+    } catch {
+      // Gone already: as good.
+    }
+  }
+}

@@ -1,0 +1,179 @@
+// What a bulk import has sent and what it has reported, kept in a small append-only file so
+// that an import ended by anything (kill -9, a crash, a lost terminal) can be resumed without
+// sending an input twice: `s N` before input N's request leaves, `r N` before its outcome is
+// printed, `end` once the import ended in a known state. Each line is one write(2) to a file
+// opened with O_APPEND: once it returns, the line is in the file whatever happens to the
+// process (fsync would only add power loss, at a disk flush per input).
+//
+// Outcomes are reported in input order, so the reported inputs are every input up to one
+// number: a resume skips through it, and an input sent after it but not reported may have
+// been created (uncertain), and is never sent again.
+const fs = process.getBuiltinModule('node:fs');
+const { createHash } = process.getBuiltinModule('node:crypto');
+const { basename, dirname, isAbsolute, join, resolve } = process.getBuiltinModule('node:path');
+
+import {
+  makeFolders,
+  NotRegularFileError,
+  openRegularForWriting,
+  readRegularFile,
+} from '../config/safe-fs.js';
+import type { Env } from '../env.js';
+import { FlagError } from '../errors.js';
+import { cannotWrite } from './inputs-file.js';
+
+const HEADER = 'store pets add journal 1';
+
+/** What a journal says of the import it was kept for. */
+export interface JournalState {
+  /** Every input up to this one was reported (or skipped with --skip). */
+  reportedThrough: number;
+  /** Inputs after reportedThrough whose request was sent: no answer was recorded. */
+  sentUnreported: Set<number>;
+  /** Whether the import ended in a known state (`end`): otherwise it was killed. */
+  ended: boolean;
+}
+
+/** The state in `text`; undefined when it is no journal. A last line cut short (the process
+ * killed in its write) is ignored. */
+export function parseJournal(text: string): JournalState | undefined {
+  const lines = text.split('\n');
+  lines.pop();
+  if (lines[0] !== HEADER) return undefined;
+  let reportedThrough = 0;
+  const sent = new Set<number>();
+  let ended = false;
+  for (const line of lines.slice(1)) {
+    const space = line.indexOf(' ');
+    const word = space === -1 ? line : line.slice(0, space);
+    const n = Number(line.slice(space + 1));
+    ended = word === 'end';
+    if (word === 's') sent.add(n);
+    else if (word === 'r' || word === 'skip') reportedThrough = Math.max(reportedThrough, n);
+  }
+  const sentUnreported = new Set([...sent].filter((n) => n > reportedThrough));
+  return { reportedThrough, sentUnreported, ended };
+}
+
+/**
+ * The default journal of an import of `file` (a regular file's full path) to `baseUrl`: in the
+ * cache folder, named after the file and where it goes. Undefined without a cache folder
+ * (no home folder to find it in).
+ */
+export function defaultJournalPath(
+  env: Env,
+  file: string,
+  baseUrl: string,
+  platform: NodeJS.Platform = process.platform,
+): string | undefined {
+  const base = cacheBase(env, platform);
+  if (base === undefined) return undefined;
+  const full = resolve(file);
+  const id = createHash('sha256')
+    .update(JSON.stringify([full, baseUrl]))
+    .digest('hex');
+  const name = basename(full)
+    .replace(/[^\w.-]/g, '_')
+    .slice(0, 64);
+  return join(base, 'store', 'journals', `${name}-${id.slice(0, 16)}.journal`);
+}
+
+/** The user's cache folder, as bin/store.js finds it for code caches. */
+function cacheBase(env: Env, platform: NodeJS.Platform): string | undefined {
+  if (platform === 'win32')
+    return env.LOCALAPPDATA && isAbsolute(env.LOCALAPPDATA) ? env.LOCALAPPDATA : undefined;
+  if (platform !== 'darwin' && env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME)) {
+    return env.XDG_CACHE_HOME;
+  }
+  if (!env.HOME || !isAbsolute(env.HOME)) return undefined;
+  return platform === 'darwin' ? join(env.HOME, 'Library', 'Caches') : join(env.HOME, '.cache');
+}
+
+/** The journal at `file`, read; undefined when there is none. */
+export function readJournal(file: string): JournalState | undefined {
+  let found: ReturnType<typeof readRegularFile>;
+  try {
+    found = readRegularFile(file);
+  } catch (error) {
+    if (error instanceof NotRegularFileError) {
+      throw new FlagError(`cannot read --journal ${file}: it is ${error.kind}`);
+    }
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new FlagError(`cannot read --journal ${file}${code ? ` (${code})` : ''}`);
+  }
+  if (found === undefined) return undefined;
+  const state = parseJournal(found.text);
+  if (state === undefined) {
+    throw new FlagError(`--journal ${file} is not the journal of a \`store pets add --file\``);
+  }
+  return state;
+}
+
+export class Journal {
+  private readonly fd: number;
+  private readonly sentOnce = new Set<number>();
+  /** The first write that failed: the journal no longer says it all from there on. */
+  error: NodeJS.ErrnoException | undefined;
+
+  /** Opens the journal: a new one (emptied) recording `skip`, or the one resumed. */
+  constructor(
+    readonly path: string,
+    how: { resume: boolean; skip: number },
+  ) {
+    try {
+      makeFolders(dirname(path), 0o700);
+      this.fd = openRegularForWriting(path, { append: true, mode: 0o600 });
+      if (!how.resume) {
+        fs.ftruncateSync(this.fd);
+        this.line(`${HEADER}\nskip ${how.skip}\n`);
+      }
+    } catch (error) {
+      throw cannotWrite('--journal', path, error);
+    }
+  }
+
+  /** Input n's request is about to leave (once per input: a resend after 429 is no news). */
+  sent(n: number): void {
+    if (this.sentOnce.has(n)) return;
+    this.sentOnce.add(n);
+    this.line(`s ${n}\n`);
+  }
+
+  /** Input n's outcome is about to be printed. */
+  reported(n: number): void {
+    this.sentOnce.delete(n);
+    this.line(`r ${n}\n`);
+  }
+
+  /** The import ended in a state its output says: a plain run may start over. */
+  end(): void {
+    this.line('end\n');
+  }
+
+  /** Every input was reported: nothing is left to resume. */
+  remove(): void {
+    this.close();
+    try {
+      fs.unlinkSync(this.path);
+    } catch {
+      // Gone already: as good.
+    }
+  }
+
+  close(): void {
+    try {
+      fs.closeSync(this.fd);
+    } catch {
+      // Closed already.
+    }
+  }
+
+  private line(text: string): void {
+    if (this.error) return;
+    try {
+      fs.writeSync(this.fd, text);
+    } catch (error) {
+      this.error = error as NodeJS.ErrnoException;
+    }
+  }
+}

@@ -1,0 +1,43 @@
+// The command that resumes a bulk import where it stopped: the one that ran, with its own
+// flags and `--skip N`, written to be pasted into a shell as it is.
+import { commandFor } from '../config/profile-hints.js';
+import type { ResolvedProfile } from '../config/profiles.js';
+import { shellWord } from '../config/quote.js';
+import type { GlobalOptions } from '../context.js';
+import type { Env } from '../env.js';
+import { DEFAULT_CONCURRENCY } from './rate-limiter.js';
+
+export interface ResumableImport {
+  file?: string;
+  concurrency: number;
+  failed?: string;
+  uncertain?: string;
+  journal?: string;
+}
+
+/** The time limit when neither --timeout nor STORE_TIMEOUT sets one (src/main.ts). */
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** `store [-p NAME] pets add --file F [flags] --skip N`, for any N. */
+export function resumeCommand(
+  opts: ResumableImport,
+  options: Pick<GlobalOptions, 'json' | 'timeoutMs'>,
+  env: Env,
+  profile: Pick<ResolvedProfile, 'name' | 'source'>,
+): (skip: number) => string {
+  const words = ['pets', 'add', '--file', opts.file ?? '-'];
+  if (options.json) words.push('--json');
+  // A time limit this shell would not give by itself (STORE_TIMEOUT stays set in it).
+  const fromEnv = env.STORE_TIMEOUT ? Math.round(Number(env.STORE_TIMEOUT) * 1000) : undefined;
+  if (options.timeoutMs !== (fromEnv ?? DEFAULT_TIMEOUT_MS)) {
+    words.push('--timeout', String(options.timeoutMs / 1000));
+  }
+  if (opts.concurrency !== DEFAULT_CONCURRENCY) {
+    words.push('--concurrency', String(opts.concurrency));
+  }
+  if (opts.failed !== undefined) words.push('--failed', opts.failed);
+  if (opts.uncertain !== undefined) words.push('--uncertain', opts.uncertain);
+  if (opts.journal !== undefined) words.push('--journal', opts.journal);
+  const line = words.map(shellWord).join(' ');
+  return (skip) => commandFor(profile, `${line} --skip ${skip}`);
+}
