@@ -5,6 +5,7 @@ const { lstatSync, readdirSync, unlinkSync } = process.getBuiltinModule('node:fs
 const { join } = process.getBuiltinModule('node:path');
 
 import { CliError, ConfigError } from '../errors.js';
+import { nestedTooDeep, TOO_DEEP } from '../json.js';
 import * as z from '../zod.js';
 import { LOCK_STALE_MS, withLock } from './lock.js';
 import { makeFolders } from './safe-fs.js';
@@ -75,6 +76,12 @@ export class ConfigFile {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
       throw new ConfigError(
         `config file ${this.path} is invalid: expected a JSON object; fix or remove it`,
+      );
+    }
+    // JSON.parse reads any depth; copying and writing it back recurse, and overflow the stack.
+    if (nestedTooDeep(raw)) {
+      throw new ConfigError(
+        `config file ${this.path} is invalid: it ${TOO_DEEP}; fix or remove it`,
       );
     }
     const parsed = ConfigSchema.safeParse(raw);

@@ -112,11 +112,10 @@ export function isBuiltin(name: string): boolean {
 
 /** Every profile name: the built-ins first, then the user's in the order they were added. */
 export function profileNames(config: ConfigData): string[] {
-  const names = Object.keys(BUILTIN_PROFILES);
-  for (const name of Object.keys(config.profiles ?? {})) {
-    if (!names.includes(name)) names.push(name);
-  }
-  return names;
+  // A set: a list searched for each name would be quadratic in the profiles.
+  const names = new Set(Object.keys(BUILTIN_PROFILES));
+  for (const name of Object.keys(config.profiles ?? {})) names.add(name);
+  return [...names];
 }
 
 export function profileExists(config: ConfigData, name: string): boolean {
@@ -206,6 +205,8 @@ export function resolveProfile(
  * (what `-p sandbox` reaches), without this invocation's STORE_BASE_URL. */
 export function listedSettings(config: ConfigData, env: Env, name: string): ProfileSettings {
   const settings = profileSettings(config, name);
+  // Only the sandbox's depends on the environment: no copy of it for every other profile.
+  if (name !== 'sandbox') return settings;
   return withRunningSandbox(config, { ...env, STORE_BASE_URL: undefined }, name, settings);
 }
 

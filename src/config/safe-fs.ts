@@ -41,7 +41,22 @@ export function kindOf(stats: Stats): string {
 
 /** The text of the regular file at `path`, or undefined when nothing is there. A symbolic
  * link, FIFO, device or folder at `path` throws NotRegularFileError at once. */
-export function readRegularFile(path: string): { text: string; stats: Stats } | undefined {
+/** A file larger than its reader takes: not read at all. */
+export class FileTooLargeError extends Error {
+  override name = 'FileTooLargeError';
+
+  constructor(
+    readonly path: string,
+    readonly maxBytes: number,
+  ) {
+    super(`${path} is larger than ${maxBytes} bytes`);
+  }
+}
+
+export function readRegularFile(
+  path: string,
+  maxBytes = Number.POSITIVE_INFINITY,
+): { text: string; stats: Stats } | undefined {
   let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer.
@@ -55,6 +70,7 @@ export function readRegularFile(path: string): { text: string; stats: Stats } | 
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw new NotRegularFileError(path, kindOf(stats));
+    if (stats.size > maxBytes) throw new FileTooLargeError(path, maxBytes);
     return { text: readFileSync(fd, 'utf8'), stats };
   } finally {
     closeSync(fd);

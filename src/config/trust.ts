@@ -7,7 +7,7 @@ import type { Stats } from 'node:fs';
 const { statSync } = process.getBuiltinModule('node:fs');
 
 import { ConfigError } from '../errors.js';
-import { NotRegularFileError, readRegularFile } from './safe-fs.js';
+import { FileTooLargeError, NotRegularFileError, readRegularFile } from './safe-fs.js';
 
 export interface TrustedText {
   /** The file's text; undefined when there is no config.json yet. */
@@ -35,14 +35,23 @@ export function checkConfigFolder(dir: string): void {
   checkOwnerAndMode('config folder', dir, stats, '700');
 }
 
+/** Far more than any user's profiles (300,000 of them take about 14 MiB), and little enough to
+ * read and parse at every command. */
+export const MAX_CONFIG_BYTES = 32 * 1024 * 1024;
+
 /** The text of `dir`/config.json after the checks above, read without following a link and
  * without waiting on a FIFO. */
 export function readTrustedConfig(dir: string, path: string): TrustedText {
   checkConfigFolder(dir);
   let file: ReturnType<typeof readRegularFile>;
   try {
-    file = readRegularFile(path);
+    file = readRegularFile(path, MAX_CONFIG_BYTES);
   } catch (error) {
+    if (error instanceof FileTooLargeError) {
+      throw new ConfigError(
+        `config file ${path} is larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB; fix or remove it`,
+      );
+    }
     if (!(error instanceof NotRegularFileError)) throw error;
     if (error.kind === 'a symbolic link') {
       throw new ConfigError(

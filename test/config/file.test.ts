@@ -13,6 +13,7 @@ import {
   writeConfigFile,
 } from '../helpers/cli.js';
 import { api, KEY, unexpected } from '../helpers/http.js';
+import { processEnv, resourceProbe, store } from '../helpers/process.js';
 
 const COMMANDS: [string, string[]][] = [
   ['profile list', ['profile', 'list']],
@@ -599,4 +600,70 @@ describe('a URL with control characters or white space', () => {
     });
     expect(unexpected).toEqual([]);
   });
+});
+
+describe('a config file past the limits', () => {
+  it('nested 100,000 levels deep (an unknown key): one clear line, exit 1, the file intact', async () => {
+    // The copy and write of `profile set` recursed: "Maximum call stack size exceeded".
+    const { env, file } = setup();
+    const text = `{"currentProfile":"staging","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    writeConfigFile(file, text);
+    const error = `error: config file ${file} is invalid: it nests more than 1000 levels deep; fix or remove it\n`;
+    for (const argv of [
+      ['profile', 'set', 'mine', '--base-url', 'https://x.example/v1'],
+      ['profile', 'list'],
+    ]) {
+      expect(await run(argv, { env })).toEqual({ code: 1, stdout: '', stderr: error, prompts: [] });
+    }
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('nested within the limit: kept as it is when the file is written', async () => {
+    const { env, file } = setup();
+    const deep = `${'['.repeat(999)}${']'.repeat(999)}`;
+    writeConfigFile(file, `{"x":${deep}}`);
+    const result = await run(['profile', 'set', 'mine', '--base-url', 'https://x.example/v1'], {
+      env,
+    });
+    expect(result).toMatchObject({ code: 0, stdout: '' });
+    expect(readConfig(file)).toEqual({
+      x: JSON.parse(deep),
+      profiles: { mine: { baseUrl: 'https://x.example/v1' } },
+    });
+  });
+
+  it('larger than 32 MiB: one clear line, exit 1, not read', async () => {
+    const { env, file } = setup();
+    writeConfigFile(file, `{"x":"${'a'.repeat(32 * 1024 * 1024)}"}`);
+    expect(await run(['profile', 'list'], { env })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: config file ${file} is larger than 32 MiB; fix or remove it\n`,
+      prompts: [],
+    });
+  });
+
+  it('of 300,000 profiles is listed whole, in time linear in the profiles', async () => {
+    // Each name was looked for in the list of the names before it, and the environment was
+    // copied for each profile: minutes of CPU.
+    const { env, file } = setup();
+    const profiles: Record<string, { baseUrl: string }> = {};
+    for (let i = 0; i < 300_000; i += 1)
+      profiles[`p${i}`] = { baseUrl: `http://127.0.0.1:9/v${i}` };
+    writeConfigFile(file, JSON.stringify({ currentProfile: 'p7', profiles }));
+    const probe = resourceProbe();
+    const result = await store(['profile', 'list'], {
+      env: processEnv({ STORE_CONFIG_DIR: env.STORE_CONFIG_DIR as string }),
+      nodeArgs: ['--import', probe.url],
+    });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const lines = result.stdout.split('\n');
+    expect(lines).toHaveLength(1 + 3 + 300_000 + 1);
+    expect(lines[4 + 7]).toBe('*\tp7\thttp://127.0.0.1:9/v7\thttp://127.0.0.1:9/v7\tnone');
+    expect(lines.at(-2)).toBe(
+      '\tp299999\thttp://127.0.0.1:9/v299999\thttp://127.0.0.1:9/v299999\tnone',
+    );
+    // Linear work is about 2.5 s of CPU; the quadratic one was minutes.
+    expect(probe.cpuSeconds()).toBeLessThan(10);
+  }, 120_000);
 });

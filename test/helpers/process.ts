@@ -251,14 +251,16 @@ function sourcesThatRan(bundle: string, functions: CoveredFunction[]): Set<strin
 }
 
 /**
- * A probe of a process's peak memory: `node --import <url>` makes it write its maxRSS (KiB)
- * to a file as it exits; read() gives it in MiB.
+ * A probe of what a process used: `node --import <url>` makes it write its resource usage to a
+ * file as it exits; peakMiB() is its peak memory (maxRSS), cpuSeconds() its user and system CPU.
  */
-export function peakMemoryProbe(): { url: string; mib: () => number } {
-  const file = join(tempDir(), 'max-rss');
-  const code = `process.on("exit",()=>process.getBuiltinModule("node:fs").writeFileSync(${JSON.stringify(file)},String(process.resourceUsage().maxRSS)))`;
+export function resourceProbe(): { url: string; peakMiB: () => number; cpuSeconds: () => number } {
+  const file = join(tempDir(), 'resource-usage.json');
+  const code = `process.on("exit",()=>process.getBuiltinModule("node:fs").writeFileSync(${JSON.stringify(file)},JSON.stringify(process.resourceUsage())))`;
+  const usage = () => JSON.parse(readFileSync(file, 'utf8')) as NodeJS.ResourceUsage;
   return {
     url: `data:text/javascript,${encodeURIComponent(code)}`,
-    mib: () => Number(readFileSync(file, 'utf8')) / 1024,
+    peakMiB: () => usage().maxRSS / 1024,
+    cpuSeconds: () => (usage().userCPUTime + usage().systemCPUTime) / 1e6,
   };
 }

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { afterThisTest } from '../helpers/cleanup.js';
-import { peakMemoryProbe, processEnv, store } from '../helpers/process.js';
+import { processEnv, resourceProbe, store } from '../helpers/process.js';
 
 const MiB = 1024 * 1024;
 
@@ -42,12 +42,12 @@ async function oneByteChunks(size: number): Promise<string> {
 describe('a response body sent one byte per chunk', () => {
   it('of 8 MiB is read whole in bounded memory (peak under 300 MB)', async () => {
     const url = await oneByteChunks(8 * MiB);
-    const peak = peakMemoryProbe();
+    const peak = resourceProbe();
     const result = await store(['pets', 'list', '--json'], {
       env: processEnv({ STORE_BASE_URL: url, STORE_API_KEY: 'k-1234' }),
       nodeArgs: ['--import', peak.url],
     });
     expect(result).toEqual({ code: 0, signal: null, stdout: '[]\n', stderr: '' });
-    expect(peak.mib()).toBeLessThan(300);
+    expect(peak.peakMiB()).toBeLessThan(300);
   }, 60_000);
 });

@@ -12,8 +12,8 @@ import {
   BIN,
   collect,
   killAll,
-  peakMemoryProbe,
   processEnv,
+  resourceProbe,
   startSandbox,
 } from '../helpers/process.js';
 
@@ -84,7 +84,7 @@ describe('a large output into a pipe', () => {
     const { body, expected, bytes } = ordersWithOwnKeys(6000);
     expect(bytes).toBeGreaterThan(36_000_000);
     const server = await faultServer((_req, res) => reply(res, 200, body));
-    const peak = peakMemoryProbe();
+    const peak = resourceProbe();
     const script = `"${process.execPath}" --import "$PEAK" "${BIN}" orders list | "${process.execPath}" -e "$READER"`;
     const child = spawn('bash', ['-o', 'pipefail', '-c', script], {
       env: processEnv({
@@ -95,7 +95,7 @@ describe('a large output into a pipe', () => {
       }),
     });
     expect(await collect(child)).toEqual({ code: 0, signal: null, stdout: expected, stderr: '' });
-    expect(peak.mib()).toBeLessThan(150);
+    expect(peak.peakMiB()).toBeLessThan(150);
   });
 
   it('ends quietly, exit 0, when the reader stops early (| head -c): the contract’s EPIPE rule', async () => {
