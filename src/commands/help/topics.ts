@@ -73,6 +73,17 @@ const exitCodes: Block[] = [
   ]),
 ];
 
+/** The examples of `store help formatting`: each is run by the tests, against the sandbox. */
+export const FORMATTING_EXAMPLES = [
+  'store pets list --status available | tail -n +2 | cut -f2',
+  "store pets list | awk -F'\\t' 'NR > 1 && $4 == \"sold\" { print $1 }'",
+  'store pets list --json id,name',
+  'store pets list --jq \'.[] | select(.status == "sold") | .name\'',
+  "store pets list --jq 'map(.id) | max'",
+  "store help --jq '.commands[].path'",
+  'store pets add --file animals.ndjson --json > results.ndjson',
+] as const;
+
 const formatting: Block[] = [
   text('Output formats'),
   text(
@@ -84,11 +95,23 @@ const formatting: Block[] = [
   ),
   item(
     'Tab-separated (stdout is a pipe or a file, no --json)',
-    'A header line, then one line per row, the fields separated by one tab: no borders, no truncation, and no colour unless FORCE_COLOR asks for it. A tab, a newline or another control character inside a value is shown escaped (\\t, \\n, \\x1b), and a backslash as \\\\, so a row is one line and every value reads back.',
+    'A header line, then one line per row, the fields separated by one tab: no borders, no truncation, and no colour unless asked for. A tab, a newline or another control character inside a value is shown escaped (\\t, \\n, \\x1b), and a backslash as \\\\, so a row is one line and every value reads back.',
   ),
   item(
     'JSON (--json)',
     'One JSON document on stdout: an array for a list, an object for one item, exactly the API\'s data, fields the client does not know included and ids above 2^53 digit for digit. Indented on a terminal, one line otherwise. `pets add --file --json` prints one JSON object per input object instead (NDJSON): the created animal, or {"input": n, "error": {code, message, status}} for the n-th one that was not created.',
+  ),
+  item(
+    'Fields (--json FIELDS)',
+    "--json id,name keeps only those keys of each object, in that order (a key an object lacks is null). Each command's --help lists its fields, and the shells complete them; a name that is not one is exit 2, nothing sent. `store help --json` describes every command, its flags and fields for a program.",
+  ),
+  item(
+    'jq (--jq EXPRESSION)',
+    "The JSON filtered by jq's own language, built in (no jq needed): each result on its own line, strings as their text (jq -r), anything else as JSON, ids above 2^53 exact. It implies --json. An expression that does not compile is exit 2 with jq's message and nothing sent; an error while filtering is exit 1 with jq's message and nothing on stdout. Not for `pets add --file` (one line per input): pipe that to jq.",
+  ),
+  item(
+    'Colour',
+    'Only on a terminal, unless asked for: NO_COLOR (non-empty) or --no-color turn it off, CLICOLOR=0 on a terminal too; CLICOLOR_FORCE=1 or FORCE_COLOR=1 turn it on in a pipe. JSON is never coloured.',
   ),
   (width) =>
     [
@@ -97,17 +120,12 @@ const formatting: Block[] = [
         width,
       ),
       paragraph('error: <message> (<code>, HTTP <status>)', width, '  '),
-      'or, with --json:',
+      'or, with --json or --jq:',
       // One JSON word: not broken, whatever the width.
       '  {"error":{"code":…,"message":…,"status":…}}',
       paragraph('The exit code tells the kind of failure: see `store help exit-codes`.', width),
     ].join('\n'),
-  examples([
-    'store pets list --status available | tail -n +2 | cut -f2',
-    "store pets list | awk -F'\\t' 'NR > 1 && $4 == \"sold\" { print $1 }'",
-    "store pets list --json | jq -r '.[].name'",
-    'store pets add --file animals.ndjson --json > results.ndjson',
-  ]),
+  examples(FORMATTING_EXAMPLES),
 ];
 
 export interface HelpTopic {
