@@ -241,18 +241,21 @@ async function flushedUnlessCtrlC(io: IOStreams, signal: AbortSignal): Promise<b
   }
 }
 
+/** Signals that end a command as Ctrl-C does: what is in flight is let finish and reported. */
+const HANDLED_SIGNALS: readonly NodeJS.Signals[] =
+  process.platform === 'win32' ? ['SIGINT', 'SIGTERM'] : ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
 /** The process entry point used by bin/store.js. */
 export async function cli(): Promise<void> {
   const io = systemIO(process);
   const controller = new AbortController();
-  // The first Ctrl-C (or SIGTERM) aborts what is in flight, so the command ends cleanly
-  // (exit 130; the sandbox exits 0); a second one kills at once.
+  // The first Ctrl-C (or SIGTERM, or SIGHUP: a dropped SSH session) aborts what is in flight,
+  // so the command ends cleanly (exit 130; the sandbox exits 0); a second one kills at once.
   let received: NodeJS.Signals | undefined;
   const onSignal = (name: NodeJS.Signals) => {
     received = name;
     if (controller.signal.aborted) {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      for (const each of HANDLED_SIGNALS) process.off(each, onSignal);
       // A progress line or spinner is erased first (a terminal's stderr is written at once):
       // the shell's prompt must not land on it. Then what is left undone is said, as the
       // command's own report will not come (a bulk import's inputs in flight).
@@ -262,8 +265,7 @@ export async function cli(): Promise<void> {
       controller.abort();
     }
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  for (const each of HANDLED_SIGNALS) process.on(each, onSignal);
   // Should the event loop ever empty before main() returns, the process must not end with 0.
   // Said at exit, not set now: commander's help takes process.exitCode for its own (so
   // `store pets help list` ended with 2, as if the help had come with a usage error).
@@ -279,8 +281,7 @@ export async function cli(): Promise<void> {
       restartWithV8Flags(flags, process, process.getBuiltinModule('node:sea').isSea()),
   });
   returned = true;
-  process.off('SIGINT', onSignal);
-  process.off('SIGTERM', onSignal);
+  for (const each of HANDLED_SIGNALS) process.off(each, onSignal);
   // Let pending output drain: set the exit code and return instead of exiting at once.
   process.exitCode = code;
   if (code === ExitCode.interrupted && received && process.platform !== 'win32') {

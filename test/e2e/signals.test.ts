@@ -126,6 +126,28 @@ describe('Ctrl-C', () => {
     expect(await ended).toEqual(stoppedAfterOne('-'));
   });
 
+  it.each(['SIGHUP', 'SIGTERM'] as const)(
+    'ends bulk add on %s as on Ctrl-C: the requests in flight answered, the resume command said, then by the signal',
+    async (signal) => {
+      // A dropped SSH session (SIGHUP) ended it at once with exit 129 and no resume advice.
+      let answer: (() => void) | undefined;
+      const server = await faultServer((_req, res) => {
+        answer = () => reply(res, 201, CREATED);
+      });
+      const { child, seen, ended } = started(['pets', 'add', '--file', '-', '--json'], server.url);
+      child.stdin.write(ANIMAL);
+      await until(() => server.seen.length === 1);
+      child.kill(signal);
+      await until(() => seen.stderr.includes('in flight'));
+      answer?.();
+      expect(await ended).toEqual({
+        ...stoppedAfterOne('-'),
+        signal,
+        stderr: `{"notice":{"message":"waiting for 1 request in flight (Ctrl-C again to quit at once)"}}\n${stoppedAfterOne('-').stderr}`,
+      });
+    },
+  );
+
   it('ends a command by the signal received (SIGTERM too), once its output is written', async () => {
     const server = await faultServer(() => {}); // never answers
     const { child, ended } = started(['pets', 'list'], server.url);
