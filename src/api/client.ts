@@ -1,10 +1,9 @@
 // The one HTTP layer. Every request of every command goes through ApiClient.request: URL and
 // key checks, Authorization, retries by method (retry.ts), the time limit and the body cap
-// (transport.ts), deprecation headers and --debug traces. `send` adds the reading of a JSON
-// answer against a schema, and Error bodies (errors.ts). Commands call the typed functions
+// (transport.ts), deprecation headers, --debug traces (trace.ts), the key masked (redact.ts).
+// `send` adds the reading of a JSON answer against a schema, and Error bodies (errors.ts). Commands call the typed functions
 // beside this file; `store api` calls `request` itself.
 
-import { maskKey } from '../config/profiles.js';
 import type { Env } from '../env.js';
 import {
   ApiError,
@@ -25,6 +24,7 @@ import {
 } from '../json.js';
 import type * as z from '../zod.js';
 import { errorFromResponse, headerValue } from './errors.js';
+import { KeyRedactor } from './redact.js';
 import {
   backoffMs,
   type RetryTiming,
@@ -32,15 +32,12 @@ import {
   retriesStatus,
   retryAfterMs,
 } from './retry.js';
-import { statusText } from './status-text.js';
+import { Tracer } from './trace.js';
 import { type Exchange, type Method, type ResponseHeaders, Transport } from './transport.js';
 import { checkKeyTarget, parseBaseUrl } from './urls.js';
 
 export { realTiming } from './retry.js';
 export { MAX_BODY_BYTES } from './transport.js';
-
-/** How much of each body a --debug trace shows. */
-const TRACE_BODY_BYTES = 4096;
 
 export interface RetryNotice {
   /** What went wrong: `HTTP 503`, `cannot reach …`. */
@@ -51,11 +48,6 @@ export interface RetryNotice {
   attempts: number;
   status?: number;
 }
-
-/** Keys shorter than this are not looked for in server text: they are words found in data
- * (the sandbox's own key is `sandbox`: a pet named "sandbox bunny" became "**** bunny"), and
- * no secret. */
-const MIN_KEY_SEARCHED = 8;
 
 export interface ApiClientOptions {
   baseUrl: string;
@@ -119,6 +111,8 @@ export class ApiClient {
   private readonly baseUrl: URL;
   private readonly messagesUrl: URL;
   private readonly transport: Transport;
+  private readonly redactor: KeyRedactor;
+  private readonly tracer: Tracer;
   /** Deprecation warnings given: each once, whatever the retries and requests (a bulk add). */
   private readonly warned = new Set<string>();
 
@@ -130,6 +124,8 @@ export class ApiClient {
     this.baseUrl = parseBaseUrl(options.baseUrl, sources.base);
     this.messagesUrl = parseBaseUrl(options.messagesUrl, sources.messages);
     this.transport = new Transport({ env: options.env, timeoutMs: options.timeoutMs });
+    this.redactor = new KeyRedactor(options.apiKey);
+    this.tracer = new Tracer(this.redactor, options.trace);
   }
 
   /** The origins the key may be sent to: the profile's base and messages URLs. */
@@ -167,7 +163,7 @@ export class ApiClient {
       if (opts.body.contentType) headers['content-type'] ??= opts.body.contentType;
     }
     this.options.beforeRequest?.(!READ_METHODS.has(method), this.rootOf(url));
-    this.traceRequest(method, url, headers, body);
+    this.tracer.request(method, url, headers, body);
 
     const { timing, signal } = this.options;
     // Whether another attempt may follow this one: a 429 (the service's, or a proxy's to
@@ -199,7 +195,7 @@ export class ApiClient {
         await this.pause(opts, backoffMs(attempt - 1, timing), reason, attempt, status);
         continue;
       }
-      this.traceResponse(exchange, started);
+      this.tracer.response(exchange, nowMs() - started);
       this.warnIfDeprecated(method, url, exchange.headers, opts.announcedSunset);
       if (anotherAfter(attempt, exchange.status) && retriesStatus(method, exchange.status)) {
         const delay =
@@ -245,28 +241,16 @@ export class ApiClient {
 
   /** The text with every occurrence of the key masked. */
   redact(text: string): string {
-    const key = this.options.apiKey;
-    if (key.length < MIN_KEY_SEARCHED) return text;
-    return text.includes(key) ? text.split(key).join(maskKey(key)) : text;
+    return this.redactor.text(text);
   }
 
   /** The same for a body as bytes (`store api` prints bodies byte for byte). */
   redactBytes(body: Buffer): Buffer {
-    const key = this.options.apiKey;
-    if (key.length < MIN_KEY_SEARCHED) return body;
-    const needle = Buffer.from(key);
-    const mask = Buffer.from(maskKey(key));
-    const parts: Buffer[] = [];
-    let from = 0;
-    for (let at = body.indexOf(needle); at !== -1; at = body.indexOf(needle, from)) {
-      parts.push(body.subarray(from, at), mask);
-      from = at + needle.length;
-    }
-    return from === 0 ? body : Buffer.concat([...parts, body.subarray(from)]);
+    return this.redactor.bytes(body);
   }
 
   private trace(line: string): void {
-    this.options.trace?.(this.redact(line));
+    this.tracer.line(line);
   }
 
   private decode<S extends z.ZodMiniType>(response: ApiResponse, schema: S): z.output<S> {
@@ -303,7 +287,7 @@ export class ApiClient {
         this.trace(`! ${issue.path.join('.') || '(body)'}: ${issue.message}`);
       }
       // Under --debug the details are the trace lines just above.
-      const hint = this.options.trace ? '' : '; run with --debug for details';
+      const hint = this.tracer.on ? '' : '; run with --debug for details';
       throw new ResponseError(
         `the server sent a response of an unexpected shape (HTTP ${status})${hint}`,
         status,
@@ -333,36 +317,6 @@ export class ApiClient {
     } catch {
       throw new CancelledError();
     }
-  }
-
-  private traceRequest(
-    method: string,
-    url: URL,
-    headers: Record<string, string>,
-    body: string | Buffer | undefined,
-  ): void {
-    if (!this.options.trace) return;
-    const trace = (line: string) => this.trace(line);
-    trace(`> ${method} ${url.href}`);
-    for (const [name, value] of Object.entries(headers)) {
-      trace(
-        `> ${name}: ${name === 'authorization' ? `Bearer ${maskKey(this.options.apiKey)}` : value}`,
-      );
-    }
-    // The key masked before the body is cut: a cut could leave part of it.
-    if (body !== undefined) trace(`> ${excerpt(this.redactBytes(Buffer.from(body)))}`);
-  }
-
-  private traceResponse(exchange: Exchange, started: number): void {
-    if (!this.options.trace) return;
-    const trace = (line: string) => this.trace(line);
-    const { status, headers, body } = exchange;
-    const ms = Math.round(nowMs() - started);
-    trace(`< ${status} ${statusText(status) ?? ''} (${ms} ms)`);
-    for (const [name, value] of Object.entries(headers)) {
-      for (const one of Array.isArray(value) ? value : [value]) trace(`< ${name}: ${one}`);
-    }
-    if (body.length > 0) trace(`< ${excerpt(this.redactBytes(body))}`);
   }
 
   private warnIfDeprecated(
@@ -420,13 +374,6 @@ function lowerCaseKeys(headers: Record<string, string>): Record<string, string> 
 function sunsetDate(value: string): string {
   const time = Date.parse(value);
   return Number.isNaN(time) ? value : new Date(time).toISOString().slice(0, 10);
-}
-
-/** The start of a body for a trace, with how much was left out. */
-function excerpt(body: Buffer): string {
-  const shown = body.subarray(0, TRACE_BODY_BYTES).toString('utf8');
-  const rest = body.length - TRACE_BODY_BYTES;
-  return rest > 0 ? `${shown}… (${rest} more bytes)` : shown;
 }
 
 /** The error, saying how many attempts were made when there was more than one. */
