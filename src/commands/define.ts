@@ -97,6 +97,8 @@ export interface McpSpec<F extends Record<string, FlagSpec> = Record<string, Fla
   access: 'read' | 'write';
   /** The tool's name, when not the command's words joined by `_` (`api` is `api_get`). */
   name?: string;
+  /** Flags a tool call must give, where the command would ask for them on a terminal. */
+  required?: readonly (keyof F & string)[];
   /** Flags an agent does not give: those naming files of this machine, or changing what the
    * output is. */
   omit?: readonly (keyof F & string)[];

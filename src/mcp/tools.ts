@@ -74,7 +74,8 @@ export function toolOf(
   const params = new Map<string, Param>();
   for (const [key, arg] of source.args) params.set(key, argParam(arg, jsonSchema));
   for (const [key, flag] of source.flags) {
-    if (!hidden.has(key)) params.set(key, flagParam(flag, jsonSchema));
+    const required = mcp.required?.includes(key) === true;
+    if (!hidden.has(key)) params.set(key, flagParam(flag, jsonSchema, required));
   }
   const command = `store ${words.join(' ')}`;
   const fixed = Object.entries(mcp.fixed ?? {}).map(([key, value]) => {
@@ -131,10 +132,10 @@ function outputSchema(output: OutputSpec, jsonSchema: JsonSchemaOf): Record<stri
   };
 }
 
-function flagParam(flag: FlagSpec, jsonSchema: JsonSchemaOf): Param {
+function flagParam(flag: FlagSpec, jsonSchema: JsonSchemaOf, required: boolean): Param {
   const switched = !/[<[]/.test(flag.flags);
   const kind: Kind = flag.repeatable ? 'list' : switched ? 'switch' : 'text';
-  return { kind, schema: paramSchema(flag, jsonSchema), required: false };
+  return { kind, schema: paramSchema(flag, jsonSchema), required };
 }
 
 function argParam(arg: ArgSpec, jsonSchema: JsonSchemaOf): Param {
@@ -172,6 +173,13 @@ export function commanderValues(
     // null is what a client sends for "not given".
     if (value === null || value === undefined) continue;
     raw[key] = commanderValue(key, param.kind, value);
+  }
+  const missing = [...tool.params].filter(
+    ([key, param]) => param.required && raw[key] === undefined,
+  );
+  if (missing.length > 0) {
+    const names = missing.map(([key]) => key);
+    throw new FlagError(`${tool.name} needs ${names.join(' and ')}`);
   }
   return raw;
 }

@@ -197,6 +197,15 @@ describe('store mcp', () => {
     });
 
     const writing = await serve(['-p', 'staging', '--allow-writes'], env);
+    // What `pets add` asks for on a terminal, a tool call must give.
+    const incomplete = await writing.client.callTool({
+      name: 'pets_add',
+      arguments: { name: 'Rex' },
+    });
+    expect(incomplete).toMatchObject({
+      isError: true,
+      structuredContent: { error: { code: 'usage_error', message: 'pets_add needs categoryId' } },
+    });
     const added = await writing.client.callTool({ name: 'pets_add', arguments: pet });
     expect(added.isError).toBeUndefined();
     expect(added.structuredContent).toEqual({
@@ -207,7 +216,32 @@ describe('store mcp', () => {
       '{"id":1,"name":"Rex","categoryId":2,"status":"available"}',
       'written to profile staging',
     ]);
-    expect(requests()).toEqual(['POST /v1/pets 201']);
+    const sent = await writing.client.callTool({
+      name: 'messages_send',
+      arguments: { text: 'Restock done' },
+    });
+    expect(sent).toMatchObject({
+      structuredContent: { profile: 'staging', data: { message: 'Restock done' } },
+    });
+    expect(texts(sent)[1]).toBe('written to profile staging');
+    // No stdin to read a message from: the protocol has it.
+    const empty = await writing.client.callTool({ name: 'messages_send', arguments: {} });
+    expect(empty).toMatchObject({
+      isError: true,
+      structuredContent: {
+        error: {
+          code: 'usage_error',
+          message: 'store mcp reads nothing from stdin: give every value as an argument',
+        },
+      },
+    });
+    expect(requests()).toEqual(['POST /v1/pets 201', 'POST /v1/messages 201']);
+  });
+
+  it('refuses an unknown profile before serving: one error line, exit 2', async () => {
+    const result = await store(['mcp', '-p', 'nosuch']);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toMatch(/^error: .*nosuch/);
   });
 
   it('keeps int64 ids exact end to end: strings when structured, digits in the text', async () => {

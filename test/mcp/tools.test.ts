@@ -121,6 +121,9 @@ describe('a tool from its declaration', () => {
     });
     // Whatever the API answered: any data.
     const api = tools.find((tool) => tool.name === 'api_get');
-    expect(api?.outputSchema).toBeUndefined();
+    expect(api?.outputSchema?.properties).toEqual({
+      ...(list?.outputSchema?.properties as object),
+      data: {},
+    });
   });
 });

@@ -81,6 +81,7 @@ export const command = defineCommand({
   // One animal from its fields: a file is of this machine, not the agent's.
   mcp: {
     access: 'write',
+    required: ['name', 'categoryId'],
     omit: ['file', 'concurrency', 'failed', 'uncertain', 'journal', 'resume', 'skip', 'dryRun'],
   },
   // With --file: one such object per input, on its own line.
