@@ -297,7 +297,8 @@ describe('store mcp', () => {
   it('never shows the key: not in a result, an error or the log', async () => {
     const key = 'k-9f3c7a21d5e8b604';
     const sandbox = await startSandbox(['--api-key', key]);
-    const served = await serve([], sandbox.env({ STORE_API_KEY: key }));
+    // --debug traces each exchange (to the server's stderr): the key masked there too.
+    const served = await serve(['--debug'], sandbox.env({ STORE_API_KEY: key }));
     const status = await served.client.callTool({ name: 'auth_status', arguments: {} });
     expect(status.structuredContent).toMatchObject({
       data: { profile: 'sandbox', keySource: 'env', key: '****b604', valid: true },
@@ -310,6 +311,8 @@ describe('store mcp', () => {
     });
     const seen = JSON.stringify([status, rejected]) + served.stderr() + wrong.stderr();
     expect(seen).not.toContain(key);
+    expect(served.stderr()).toMatch(/^auth_status: > GET /m);
+    expect(served.stderr()).toMatch(/^auth_status: > authorization: Bearer \*{4}b604$/im);
   });
 
   it('ends with exit 0 when the client closes stdin, or on Ctrl-C', async () => {
