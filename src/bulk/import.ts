@@ -16,6 +16,7 @@ import {
   NetworkError,
   notingMaybeActed,
   SilentExit,
+  withHint,
 } from '../errors.js';
 import { describeWriteError } from '../output-stream.js';
 import { untilCtrlC } from '../reading.js';
@@ -475,10 +476,10 @@ export async function importPets(
 
 /** An input the run cut short had sent, with no answer recorded: it may have been created. */
 function noAnswerRecorded(): CliError {
-  return new CliError(
-    'sent before the import was cut short, and no answer was recorded: the animal may have been created',
-    ExitCode.failure,
-    'no_answer',
+  const message = 'sent before the import was cut short, and no answer was recorded';
+  return withHint(
+    new CliError(message, ExitCode.failure, 'no_answer'),
+    'the animal may have been created',
   );
 }
 

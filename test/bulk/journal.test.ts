@@ -1,0 +1,208 @@
+// The journal of `pets add --file` and `--resume`: what a run cut short at any moment (kill -9)
+// left, and how the next run continues from it without sending an input twice.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultJournalPath, parseJournal } from '../../src/bulk/journal.js';
+import { baseEnv, run, tempDir } from '../helpers/cli.js';
+import { faultServer, reply } from '../helpers/fault-server.js';
+
+const PET_LINE = (i: number) => `{"name":"p${i}","categoryId":1}`;
+const linesOf = (count: number) =>
+  `${Array.from({ length: count }, (_, k) => PET_LINE(k + 1)).join('\n')}\n`;
+
+/** A server that creates each animal with the number in its name as its id. */
+async function creatingServer() {
+  const server = await faultServer((_req, res, n) => {
+    const body = JSON.parse(server.seen[n - 1]?.body ?? '{}');
+    reply(res, 201, JSON.stringify({ id: Number(body.name.slice(1)), ...body }));
+  });
+  return server;
+}
+
+const HEADER = 'store pets add journal 1\n';
+
+describe('parseJournal', () => {
+  it('reads how far the reports went and what was sent after them; a line cut short is ignored', () => {
+    expect(parseJournal(`${HEADER}skip 0\ns 1\ns 2\nr 1\ns 3\nr 2\ns 4\nr 3\ns 5\nr `)).toEqual({
+      reportedThrough: 3,
+      sentUnreported: new Set([4, 5]),
+      ended: false,
+    });
+    expect(parseJournal(`${HEADER}skip 7\ns 8\nend\n`)).toEqual({
+      reportedThrough: 7,
+      sentUnreported: new Set([8]),
+      ended: true,
+    });
+    // Resumed after an end: no longer ended.
+    expect(parseJournal(`${HEADER}skip 0\nend\ns 1\n`)?.ended).toBe(false);
+    expect(parseJournal('{"name":"p1"}\n')).toBeUndefined();
+  });
+
+  it('is kept in the cache folder, named after the input file and where it goes', () => {
+    const env = { XDG_CACHE_HOME: '/cache', HOME: '/home/u' };
+    const a = defaultJournalPath(env, '/data/animals.ndjson', 'https://api.example/v1', 'linux');
+    expect(a).toMatch(/^\/cache\/store\/journals\/animals\.ndjson-[0-9a-f]{16}\.journal$/);
+    // Another server, another journal; the same file and server, the same one.
+    expect(
+      defaultJournalPath(env, '/data/animals.ndjson', 'http://127.0.0.1:4010/v1', 'linux'),
+    ).not.toBe(a);
+    expect(defaultJournalPath(env, '/data/animals.ndjson', 'https://api.example/v1', 'linux')).toBe(
+      a,
+    );
+    expect(defaultJournalPath({ HOME: '/home/u' }, '/d/x y.ndjson', 'u', 'linux')).toMatch(
+      /^\/home\/u\/\.cache\/store\/journals\/x_y\.ndjson-[0-9a-f]{16}\.journal$/,
+    );
+    expect(defaultJournalPath({}, '/d/x.ndjson', 'u', 'linux')).toBeUndefined();
+  });
+});
+
+describe('pets add --file --resume', () => {
+  it('after a kill: skips what was reported, holds what was sent without an answer as uncertain (never sent again), sends the rest', async () => {
+    const server = await creatingServer();
+    const dir = tempDir();
+    const input = join(dir, 'animals.ndjson');
+    writeFileSync(input, linesOf(5));
+    const journal = join(dir, 'import.journal');
+    const failed = join(dir, 'retry.ndjson');
+    // What a run killed (kill -9) left: inputs 1-2 reported, 3-4 sent and never reported.
+    writeFileSync(journal, `${HEADER}skip 0\ns 1\ns 2\nr 1\ns 3\nr 2\ns 4\n`);
+    writeFileSync(failed, '{"name":"earlier"}\n');
+    const env = baseEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url });
+    const args = ['pets', 'add', '--file', input, '--journal', journal, '--failed', failed];
+
+    // Run again as it was: refused, nothing sent, the way on said.
+    const plain = await run(args, { env });
+    expect(plain).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: an import of ${input} was cut short before it could say how far it got (journal ${journal}): continue it with --resume (inputs it may have sent are not sent again), or delete the journal to send every input again\n`,
+      prompts: [],
+    });
+    expect(server.seen).toEqual([]);
+
+    const resumed = await run([...args, '--resume', '--concurrency', '1'], { env });
+    expect(server.seen.map((request) => request.body)).toEqual([PET_LINE(5)]);
+    const uncertain = 'sent before the import was cut short, and no answer was recorded';
+    expect(resumed).toEqual({
+      code: 1,
+      stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n5\tp5\t1\t\n',
+      stderr:
+        `error: input 3 (line 3): ${uncertain}\nhint: the animal may have been created\n` +
+        `error: input 4 (line 4): ${uncertain}\n` +
+        `1 created, 0 failed, 2 uncertain (inputs 3-4), 0 not sent; failed and not sent in ${failed}; uncertain in ${failed}.uncertain: they may have been created, and adding them again may duplicate them\n`,
+      prompts: [],
+    });
+    // The retry file of the run resumed is kept, the uncertain ones apart; every input is
+    // answered now: the journal is gone.
+    expect(readFileSync(failed, 'utf8')).toBe('{"name":"earlier"}\n');
+    expect(readFileSync(`${failed}.uncertain`, 'utf8')).toBe(`${PET_LINE(3)}\n${PET_LINE(4)}\n`);
+    expect(existsSync(journal)).toBe(false);
+  });
+
+  it('continues after a Ctrl-C where it stopped, and a plain run may start over then', async () => {
+    const server = await creatingServer();
+    const dir = tempDir();
+    const input = join(dir, 'animals.ndjson');
+    writeFileSync(input, linesOf(3));
+    const journal = join(dir, 'import.journal');
+    writeFileSync(journal, `${HEADER}skip 0\ns 1\nr 1\nend\n`);
+    const env = baseEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url });
+    const result = await run(
+      ['pets', 'add', '--file', input, '--journal', journal, '--resume', '--json'],
+      {
+        env,
+      },
+    );
+    expect(server.seen.map((request) => request.body).sort()).toEqual([PET_LINE(2), PET_LINE(3)]);
+    expect(result).toEqual({
+      code: 0,
+      stdout: '{"id":2,"name":"p2","categoryId":1}\n{"id":3,"name":"p3","categoryId":1}\n',
+      stderr: '{"summary":{"created":2,"failed":0,"uncertain":0,"notSent":0}}\n',
+      prompts: [],
+    });
+  });
+
+  it('records each input sent and reported as the import goes, in the cache folder by default, and ends it', async () => {
+    const server = await faultServer(() => {}); // never answers
+    const dir = tempDir();
+    const input = join(dir, 'animals.ndjson');
+    writeFileSync(input, linesOf(2));
+    const cache = tempDir();
+    const env = baseEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url, XDG_CACHE_HOME: cache });
+    const controller = new AbortController();
+    const pending = run(
+      ['pets', 'add', '--file', input, '--concurrency', '1', '--timeout', '0.5'],
+      {
+        env,
+        signal: controller.signal,
+      },
+    );
+    while (server.seen.length < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    const journal = defaultJournalPath(env, input, server.url) as string;
+    // Written before the request left.
+    expect(readFileSync(journal, 'utf8')).toBe(`${HEADER}skip 0\ns 1\n`);
+    controller.abort();
+    expect((await pending).code).toBe(130);
+    expect(readFileSync(journal, 'utf8')).toBe(`${HEADER}skip 0\ns 1\nr 1\nend\n`);
+  });
+
+  it('refuses --resume without a journal, and with --skip: exit 2, nothing sent', async () => {
+    const server = await creatingServer();
+    const dir = tempDir();
+    const input = join(dir, 'animals.ndjson');
+    writeFileSync(input, linesOf(1));
+    const journal = join(dir, 'none.journal');
+    const env = baseEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url });
+    expect(
+      await run(['pets', 'add', '--file', input, '--journal', journal, '--resume'], { env }),
+    ).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: --resume: no import of ${input} to resume (no journal at ${journal})\n`,
+      prompts: [],
+    });
+    expect(
+      await run(['pets', 'add', '--file', '-', '--resume'], { env, stdin: linesOf(1) }),
+    ).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: --resume needs --journal with --file - (stdin): no journal is kept for it otherwise\n',
+      prompts: [],
+    });
+    expect(await run(['pets', 'add', '--file', input, '--resume', '--skip', '3'], { env })).toEqual(
+      {
+        code: 2,
+        stdout: '',
+        stderr:
+          'error: --resume cannot be combined with --skip: it continues where the journal says\n',
+        prompts: [],
+      },
+    );
+    expect(server.seen).toEqual([]);
+  });
+
+  it.runIf(process.platform !== 'win32')(
+    'refuses a --journal that is a FIFO, at once: exit 2, nothing sent',
+    async () => {
+      const server = await creatingServer();
+      const dir = tempDir();
+      const fifo = join(dir, 'journal.fifo');
+      execFileSync('mkfifo', [fifo]);
+      const env = baseEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url });
+      const result = await run(['pets', 'add', '--file', '-', '--journal', fifo], {
+        env,
+        stdin: linesOf(1),
+      });
+      expect(result).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `error: cannot read --journal ${fifo}: it is a FIFO (named pipe)\n`,
+        prompts: [],
+      });
+      expect(server.seen).toEqual([]);
+    },
+  );
+});
