@@ -362,6 +362,13 @@ function runWithCodeCache(file, key, parent) {
   const header = parent || HEADER.exec(source.slice(0, 128));
   if (!header) throw new Error(`${file} is not a build of store`);
   const build = parent ? parent.build : header[2];
+  const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
+  const compile = (cachedData) => new vm.Script(wrapped, { filename: file, cachedData });
+  // The binary carries the caches of its common commands, made when it was built: its first
+  // run is as quick as the next, and writes nothing.
+  const builtIn = IN_BINARY ? builtInCache(key) : undefined;
+  let script = builtIn && compile(builtIn);
+  if (script && !script.cachedDataRejected) return run(script, file, build);
   const dir = cacheDir();
   const cacheName = `${build}${IN_BINARY ? '-sea' : ''}-${key}-${stamp}.bin`;
   const cacheFile = dir && path.join(dir, cacheName);
@@ -371,10 +378,7 @@ function runWithCodeCache(file, key, parent) {
   } catch (_error) {
     // None yet.
   }
-  const script = new vm.Script(
-    `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
-    { filename: file, cachedData },
-  );
+  if (!script || cachedData) script = compile(cachedData);
   if (cacheFile && (!cachedData || script.cachedDataRejected)) {
     process.once('exit', (code) => {
       // Not after a failure, nor once the program changed V8's flags (src/v8-flags.ts, bulk
@@ -388,6 +392,20 @@ function runWithCodeCache(file, key, parent) {
       }
     });
   }
+  return run(script, file, build);
+}
+
+/** The code cache for `key` that the binary was built with (scripts/build-binary.js), if any. */
+function builtInCache(key) {
+  try {
+    return new Uint8Array(binaryAsset(`code-cache-${key}.bin`));
+  } catch (_error) {
+    return undefined; // none for this command
+  }
+}
+
+/** Runs a compiled file of dist/ as CommonJS; returns its exports. */
+function run(script, file, build) {
   // The program requires Node's modules, and its side files, which are handled here.
   const require = (id) => {
     const side = SIDE_FILE.exec(id);

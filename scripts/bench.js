@@ -5,7 +5,7 @@
 // Not a test: it prints figures and the targets beside them, and asserts nothing.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,8 +37,10 @@ function quantile(values, q) {
   return sorted[below] + (sorted[Math.ceil(at)] - sorted[below]) * (at - below);
 }
 
-/** Wall time of one process, in ms; fails loudly if the command fails. */
+/** Wall time of one process, in ms; fails loudly if the command fails. `env`: the
+ * environment, or a function that makes one for each run (a fresh cache folder). */
 function time(argv, env) {
+  if (typeof env === 'function') env = env();
   const started = process.hrtime.bigint();
   const result = spawnSync(argv[0], argv.slice(1), {
     env,
@@ -58,14 +60,14 @@ function time(argv, env) {
  * shared machine whose speed changes within a run, the median of the pairs' ratios follows the
  * comparison, where the ratio of the two sides' medians can mix a fast moment with a slow one.
  */
-function compare(a, b, env) {
+function compare(a, b, env, envB = env) {
   time(a, env); // warm the disk cache and the code caches once
-  time(b, env);
+  time(b, envB);
   const as = [];
   const bs = [];
   for (let i = 0; i < RUNS; i += 1) {
     as.push(time(a, env));
-    bs.push(time(b, env));
+    bs.push(time(b, envB));
   }
   const ratios = bs.map((ms, i) => ms / as[i]);
   return {
@@ -76,9 +78,10 @@ function compare(a, b, env) {
   };
 }
 
-/** Elapsed seconds and peak resident memory (KiB) of one `node …` process, from GNU time. */
-function timeAndPeak(args, env) {
-  const result = spawnSync('/usr/bin/time', ['-f', '%e %M', node, ...args], {
+/** Elapsed seconds and peak resident memory (KiB) of one `node …` process (`program …` when
+ * given), from GNU time. */
+function timeAndPeak(args, env, program = node) {
+  const result = spawnSync('/usr/bin/time', ['-f', '%e %M', program, ...args], {
     env,
     cwd: root,
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -107,8 +110,8 @@ function row(what, figure, against, ratio, target, ok, spread) {
 
 /** Times `argv` against `floor` (named `floorName`), interleaved, and adds their row: the
  * ratio is met at `max` or below (no `max`: a figure for reference). */
-function compareRow(what, floorName, floor, argv, max, env) {
-  const { a, b, ratio, spread } = compare(floor, argv, env);
+function compareRow(what, floorName, floor, argv, max, env, envB = env) {
+  const { a, b, ratio, spread } = compare(floor, argv, env, envB);
   const target = max === undefined ? '—' : `≤ ${max}×`;
   row(
     what,
@@ -203,9 +206,17 @@ script.runInThisContext()(bundle.exports, require, bundle, file, require('node:p
 try {
   const e0 = [node, '-e', '0'];
   compareRow('store --version', 'node -e 0', e0, [node, bin, '--version'], 1.25, env);
-  execFileSync(node, [join(root, 'scripts', 'build-binary.js')], { stdio: 'ignore' });
+  // The binary with a V8 start-up snapshot of the program instead of code caches, for
+  // comparison (scripts/build-binary.js --snapshot), kept aside; then the binary as built.
+  const buildBinary = join(root, 'scripts', 'build-binary.js');
+  execFileSync(node, [buildBinary, '--snapshot'], { stdio: 'ignore' });
+  const snapshotBinary = join(work, 'store-snapshot');
+  copyFileSync(binary, snapshotBinary);
+  execFileSync(node, [buildBinary], { stdio: 'ignore' });
   const binaryVersion = 'dist-bin/store --version (single executable)';
-  compareRow(binaryVersion, 'node -e 0', e0, [binary, '--version'], 1.25, env);
+  compareRow(binaryVersion, 'node -e 0', e0, [binary, '--version'], 1, env);
+  const snapshotVersion = 'the same, from a start-up snapshot (--snapshot, for comparison)';
+  compareRow(snapshotVersion, 'node -e 0', e0, [snapshotBinary, '--version'], undefined, env);
 
   const http = 'node:http one-liner';
   const undici = 'undici one-liner (the same GET, for reference)';
@@ -213,7 +224,18 @@ try {
   const list = ['pets', 'list', '--json'];
   compareRow('store pets list --json', http, oneLiner, [node, bin, ...list], 1.3, env);
   const binaryList = 'dist-bin/store pets list --json (single executable)';
-  compareRow(binaryList, http, oneLiner, [binary, ...list], 1.3, env);
+  compareRow(binaryList, http, oneLiner, [binary, ...list], 1, env);
+  const snapshotList = 'the same, from a start-up snapshot (--snapshot, for comparison)';
+  compareRow(snapshotList, http, oneLiner, [snapshotBinary, ...list], undefined, env);
+  // The first run after an install (a cache folder of its own, empty, each time) against the
+  // next ones: the binary carries its common commands' code caches; the npm install makes
+  // them at that first run.
+  const fresh = () => ({ ...env, XDG_CACHE_HOME: mkdtempSync(join(work, 'cache-')) });
+  const cold = 'cold (a fresh cache folder)';
+  const binaryCold = `dist-bin/store pets list --json, ${cold}`;
+  compareRow(binaryCold, 'warm', [binary, ...list], [binary, ...list], 1.1, env, fresh);
+  const npmCold = `store pets list --json, ${cold}`;
+  compareRow(npmCold, 'warm', [node, bin, ...list], [node, bin, ...list], undefined, env, fresh);
   const table = [inTerminal(oneLiner), inTerminal([node, bin, 'pets', 'list'])];
   compareRow('store pets list (table, in a pty)', 'one-liner in a pty', ...table, 1.4, env);
 
@@ -282,6 +304,18 @@ try {
   };
   const smallPeakKb = peakFor(BULK / 10);
   const largePeakKb = peakFor(BULK * 5);
+  // The same import by the single executables (which cannot restart under Node's flags).
+  const bulkArgs = [
+    'pets',
+    'add',
+    '--file',
+    ndjson,
+    '--json',
+    '--concurrency',
+    String(CONCURRENCY),
+  ];
+  const binaryPeakKb = timeAndPeak(bulkArgs, env, binary).peakKb;
+  const snapshotPeakKb = timeAndPeak(bulkArgs, env, snapshotBinary).peakKb;
 
   console.log(
     `store benchmark — ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB; medians of ${RUNS} interleaved runs; a ratio is the median of the pairs' ratios, their quartiles in brackets\n`,
@@ -302,6 +336,9 @@ try {
   const mib = (kb) => `${(kb / 1024).toFixed(0)} MiB`;
   console.log(
     `\nbulk add: ${bulkRate.toFixed(0)} animals/s; peak RSS ${mib(smallPeakKb)} for ${BULK / 10} animals, ${mib(peakKb)} for ${BULK}, ${mib(largePeakKb)} for ${BULK * 5}`,
+  );
+  console.log(
+    `single executable, ${BULK} animals: peak RSS ${mib(binaryPeakKb)}; from a start-up snapshot: ${mib(snapshotPeakKb)}`,
   );
 
   // The sandbox with --data (SQLite) against in memory, with both processes' peak RSS.

@@ -9,6 +9,7 @@
 import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeCodeCaches } from './binary-caches.js';
 import { injectBlob, seaBlob } from './sea.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -24,12 +25,25 @@ if (!existsSync(join(dist, 'store.cjs'))) {
 rmSync(outdir, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 
-const blob = await seaBlob(dist, work, { codeCache: true });
+// `--snapshot`: the program in a V8 start-up snapshot (scripts/sea-snapshot.cjs), for
+// comparison: slower than code caches (docs/performance.md, "The single executable").
+const snapshot = process.argv.includes('--snapshot');
+
+/** The binary of `blob`, at `executable`. */
+async function binaryOf(blob) {
+  copyFileSync(process.execPath, executable);
+  chmodSync(executable, 0o755);
+  await injectBlob(executable, blob, process.platform);
+}
+
+await binaryOf(await seaBlob(dist, work, { codeCache: true, snapshot }));
+if (!snapshot) {
+  // Made by this binary, then carried by the same binary rebuilt (scripts/binary-caches.js).
+  const extra = await makeCodeCaches(executable, join(work, 'caches'));
+  await binaryOf(await seaBlob(dist, work, { codeCache: true, extra }));
+}
 copyFileSync(join(root, 'LICENSE'), join(outdir, 'LICENSE'));
 copyFileSync(join(dist, 'THIRD_PARTY_NOTICES'), join(outdir, 'THIRD_PARTY_NOTICES'));
-copyFileSync(process.execPath, executable);
-chmodSync(executable, 0o755);
-await injectBlob(executable, blob, process.platform);
 rmSync(work, { recursive: true, force: true });
 console.log(
   `wrote ${executable} (Node ${process.versions.node}, ${process.platform}-${process.arch})`,

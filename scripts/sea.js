@@ -15,8 +15,12 @@ import postject from 'postject';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** Writes the blob of dist/'s program into `work` and returns its path. `codeCache`: V8's code
- * cache of the main script, which only a node of this machine's platform and CPU can use. */
-export async function seaBlob(dist, work, { codeCache }) {
+ * cache of the main script, which only a node of this machine's platform and CPU can use.
+ * `snapshot`: the program in a V8 start-up snapshot instead (scripts/sea-snapshot.cjs), which
+ * only a node of the target's platform and architecture can make: this machine's. `extra`:
+ * more assets, name to path (the code caches build-binary.js makes). */
+export async function seaBlob(dist, work, { codeCache, snapshot = false, extra = {} }) {
+  if (snapshot) return snapshotBlob(dist, work);
   // The program's files, as bin/store.js names them (not their source maps).
   const names = readdirSync(dist)
     .filter((name) => name.endsWith('.cjs') || name.endsWith('.wasm'))
@@ -40,7 +44,10 @@ export async function seaBlob(dist, work, { codeCache }) {
   });
   // Paths relative to `work`, where node runs: the blob keeps the main script's path as given,
   // and an absolute one would put this machine's folders into the binary.
-  const assets = Object.fromEntries(names.map((name) => [name, join(dist, name)]));
+  const assets = {
+    ...Object.fromEntries(names.map((name) => [name, join(dist, name)])),
+    ...extra,
+  };
   writeFileSync(
     join(work, 'sea-config.json'),
     JSON.stringify({
@@ -68,4 +75,57 @@ export async function injectBlob(executable, blob, platform) {
     machoSegmentName: mac ? 'NODE_SEA' : undefined,
   });
   if (mac) execFileSync('codesign', ['--sign', '-', executable], { stdio: 'inherit' });
+}
+
+/**
+ * The blob of a binary that starts from a V8 start-up snapshot of the program: the main script
+ * is scripts/sea-snapshot.cjs with dist/store.cjs and its side files bundled in, run once here by
+ * Node's snapshot builder. Assets: llhttp's WebAssembly only (read by the first request).
+ */
+async function snapshotBlob(dist, work) {
+  const program = join(dist, 'store.cjs');
+  const header = /^\/\/ \S+ (\S+) build [0-9a-f]{16}\n/.exec(readFileSync(program, 'utf8'));
+  if (!header) throw new Error(`${program} is not a build of store`);
+  await build({
+    absWorkingDir: root,
+    entryPoints: ['scripts/sea-snapshot.cjs'],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: `node${process.versions.node}`,
+    define: { STORE_VERSION: JSON.stringify(header[1]) },
+    // Required by the program only where a keyring can be loaded, which the binary cannot.
+    external: ['@napi-rs/keyring'],
+    plugins: [
+      {
+        name: 'store-program',
+        setup(b) {
+          b.onResolve({ filter: /^store-program$/ }, () => ({ path: program }));
+        },
+      },
+    ],
+    outfile: join(work, 'main.cjs'),
+    logLevel: 'warning',
+  });
+  const assets = Object.fromEntries(
+    readdirSync(dist)
+      .filter((name) => name.endsWith('.wasm'))
+      .sort()
+      .map((name) => [name, join(dist, name)]),
+  );
+  writeFileSync(
+    join(work, 'sea-config.json'),
+    JSON.stringify({
+      main: 'main.cjs',
+      output: 'sea-prep.blob',
+      disableExperimentalSEAWarning: true,
+      useSnapshot: true,
+      assets,
+    }),
+  );
+  execFileSync(process.execPath, ['--experimental-sea-config', 'sea-config.json'], {
+    cwd: work,
+    stdio: 'pipe',
+  });
+  return join(work, 'sea-prep.blob');
 }

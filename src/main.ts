@@ -245,6 +245,32 @@ async function flushedUnlessCtrlC(io: IOStreams, signal: AbortSignal): Promise<b
 const HANDLED_SIGNALS: readonly NodeJS.Signals[] =
   process.platform === 'win32' ? ['SIGINT', 'SIGTERM'] : ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
+/** Invocations run by preload: each a usage error found once the command is built and its
+ * flags parsed, before anything is read or sent. */
+const WARM_UP = [
+  ['pets', 'list', '--json', '--limit', '0'],
+  ['pets', 'list', '--limit', '0'],
+];
+
+/**
+ * Loads what every command needs (the command tree with commander and zod, the context with
+ * the config and renderer modules) and runs its common path (`pets list` built, its flags
+ * parsed and refused) with streams of its own, an empty environment and no terminal: the
+ * single executable's start-up snapshot holds all of that loaded, and V8's bytecode of the
+ * functions that ran (scripts/sea-snapshot.cjs). Nothing here may read the process's own
+ * environment, terminal or time: the snapshot would keep them.
+ */
+export async function preload(): Promise<void> {
+  const { Writable } = process.getBuiltinModule('node:stream');
+  const sink = () => new Writable({ write: (_chunk, _encoding, done) => done() });
+  const proc = { stdin: undefined as never, stdout: sink(), stderr: sink(), env: {} };
+  for (const argv of WARM_UP) {
+    const signal = new AbortController().signal;
+    const code = await main(argv, { io: systemIO(proc), env: proc.env, signal });
+    if (code !== ExitCode.usage) throw new Error(`preload: ${argv.join(' ')} exited ${code}`);
+  }
+}
+
 /** The process entry point used by bin/store.js. */
 export async function cli(): Promise<void> {
   const io = systemIO(process);

@@ -11,6 +11,18 @@ import { tempDir } from './cli.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/store.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/**
+ * The single executable that store() and storeOnFullDisk() run instead of bin/store.js, when
+ * STORE_TEST_BINARY names one (`npm run test:binary`: dist-bin/store, against a subset of the
+ * end-to-end tests). A test that gives Node's own flags or another Node still runs bin/store.js.
+ */
+const BINARY = process.env.STORE_TEST_BINARY ? resolve(ROOT, process.env.STORE_TEST_BINARY) : '';
+
+/** The command line that runs store with `args` (and Node's `nodeArgs`, by bin/store.js). */
+function commandLine(args: string[], nodeArgs?: string[], node?: string): [string, string[]] {
+  if (BINARY && !nodeArgs && !node) return [BINARY, args];
+  return [node ?? process.execPath, [...(nodeArgs ?? []), BIN, ...args]];
+}
 
 export interface ProcessResult {
   code: number | null;
@@ -47,15 +59,12 @@ export async function store(
     node?: string;
   } = {},
 ): Promise<ProcessResult> {
-  const child = spawn(
-    options.node ?? process.execPath,
-    [...(options.nodeArgs ?? []), BIN, ...args],
-    {
-      env: options.env ?? processEnv(),
-      cwd: options.cwd,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    },
-  );
+  const [command, commandArgs] = commandLine(args, options.nodeArgs, options.node);
+  const child = spawn(command, commandArgs, {
+    env: options.env ?? processEnv(),
+    cwd: options.cwd,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   child.stdin.end(options.stdin ?? '');
   return collect(child);
 }
@@ -68,7 +77,8 @@ export async function storeOnFullDisk(
 ): Promise<ProcessResult> {
   const full = openSync('/dev/full', 'w');
   try {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', full, 'pipe'] });
+    const [command, commandArgs] = commandLine(args);
+    const child = spawn(command, commandArgs, { env, stdio: ['ignore', full, 'pipe'] });
     return await collect(child);
   } finally {
     closeSync(full);
