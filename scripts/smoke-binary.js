@@ -106,7 +106,7 @@ try {
   sandbox = undefined;
   assert.equal(code, 0);
   console.log(
-    `${binary}: --version, sandbox, pets add, pets list (and its code cache), completion, login: ok (no node on PATH)`,
+    `${binary}: --version, sandbox, pets add, pets list (code caches from the binary), completion, login: ok (no node on PATH)`,
   );
 } finally {
   sandbox?.kill('SIGKILL');
