@@ -127,7 +127,9 @@ async function callTool(
       if (line.startsWith('warning:')) warnings.push(line);
     }
   });
-  const toolCtx = createContext(io, ctx.env, { ...ctx.options, json: true }, signal);
+  // The whole --json output: no fields chosen, no jq filter (store mcp refuses both itself).
+  const options = { ...ctx.options, json: true, jsonFields: undefined, jq: undefined };
+  const toolCtx = createContext(io, ctx.env, options, signal);
   let profile: string | undefined;
   try {
     profile = (await ctx.profile()).name;
