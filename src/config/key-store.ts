@@ -98,7 +98,8 @@ export function inKeyring(stored: StoredProfile | undefined): boolean {
 }
 
 /** The key of a profile marked as in the keyring. Exit 4 when the entry is gone (deleted by
- * hand; a locked Secret Service answers the same) or the keyring cannot be read. */
+ * hand; a Secret Service whose locked collection holds nothing says the same) or the keyring
+ * cannot be read (locked, no D-Bus session). */
 export async function readFromKeyring(
   profile: string,
   loadKeyring: KeyringLoader,
