@@ -175,6 +175,8 @@ export async function importPets(
   const counter: ReadCounter = { bytes: 0 };
   let documentTotal: number | undefined;
   let read = skip;
+  // The number of the last input read (a skipped one too).
+  let inputs = 0;
   const report = new BulkReport(io, {
     json: options.json,
     ...(options.jsonFields && { jsonFields: options.jsonFields }),
@@ -193,9 +195,12 @@ export async function importPets(
     total: () => {
       if (documentTotal !== undefined) return { count: documentTotal, estimated: false };
       const size = setting.inputBytes;
-      if (!size || counter.bytes === 0 || read <= skip) return undefined;
-      // From the bytes read: the inputs read so far, scaled to the whole file.
-      return { count: Math.round((read * size) / Math.min(counter.bytes, size)), estimated: true };
+      if (!size || counter.bytes === 0 || inputs === 0) return undefined;
+      // The inputs read so far, scaled from the bytes of their lines to the whole file.
+      return {
+        count: Math.round((inputs * size) / Math.min(counter.bytes, size)),
+        estimated: true,
+      };
     },
   });
   const inputsByNumber = new Map<number, Input>();
@@ -296,7 +301,6 @@ export async function importPets(
     signal.addEventListener('abort', onAbort, { once: true });
     // A Ctrl-C while the input was being opened (the event is not sent again).
     if (signal.aborted) onAbort();
-    let inputs = 0;
     // Every input read (and so sent or settled): a Ctrl-C after that leaves nothing to resume.
     let readToEnd = false;
     let stoppedReading = false;

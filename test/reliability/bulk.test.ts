@@ -411,6 +411,54 @@ describe('pets add --file in bulk', () => {
   });
 });
 
+describe('pets add --file: the progress line counts toward the total', () => {
+  /** What the progress line drew over an import of 6 animals answered 120 ms apart. */
+  async function drawn(args: string[], stdin?: string) {
+    const { server } = await slowServer(() => 120);
+    const result = await run(['pets', 'add', '--concurrency', '1', ...args], {
+      env: { ...envFor(server.url), NO_COLOR: '1' },
+      ...(stdin === undefined ? {} : { stdin }),
+      tty: { stderr: true },
+    });
+    expect(result.code).toBe(0);
+    return result.stderr.replace(/\d+\/s/g, 'N/s').split('\r\u001b[K');
+  }
+
+  it('shows N of TOTAL, the share done and the time left for a JSON array', async () => {
+    const file = join(tempDir(), 'animals.json');
+    writeFileSync(file, `[${lines(6).join(',')}]`);
+    const shown = await drawn(['--file', file]);
+    expect(
+      shown.some((text) =>
+        /^[1-5] of 6 \(\d+%\): [1-5] created, 0 failed \(N\/s, \d+ s left\)$/.test(text),
+      ),
+    ).toBe(true);
+    expect(
+      shown.filter((text) => text.includes(' of ')).every((text) => !text.includes('about')),
+    ).toBe(true);
+  });
+
+  it('estimates the total of NDJSON in a regular file from the bytes read, and says it is an estimate', async () => {
+    const file = join(tempDir(), 'animals.ndjson');
+    writeFileSync(file, `${lines(6).join('\n')}\n`);
+    const shown = await drawn(['--file', file]);
+    expect(
+      shown.some((text) =>
+        /^[1-5] of about 6 \(\d+%\): [1-5] created, 0 failed \(N\/s, about \d+ s left\)$/.test(
+          text,
+        ),
+      ),
+    ).toBe(true);
+  });
+
+  it('shows the count and the rate alone when the total cannot be known (a pipe)', async () => {
+    const shown = await drawn(['--file', '-'], `${lines(6).join('\n')}\n`);
+    const progress = shown.filter((text) => /created, 0 failed \(N\/s/.test(text));
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.every((text) => /^[0-6] created, 0 failed \(N\/s\)$/.test(text))).toBe(true);
+  });
+});
+
 describe('pets add --file: the progress line while the server makes it wait', () => {
   it('says it is waiting for a server that stalls', async () => {
     // The line stood still, with its last counts and rate, while nothing came back.
@@ -840,6 +888,36 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     },
   );
 
+  it('refuses --failed, --uncertain and --journal naming one file, or --uncertain naming the input: exit 2, nothing sent', async () => {
+    const server = await faultServer((_req, res) => reply(res, 201, '{}'));
+    const dir = tempDir();
+    const input = join(dir, 'animals.ndjson');
+    writeFileSync(input, stdinOf(1));
+    const same = join(dir, 'out.ndjson');
+    const cases: [string[], string][] = [
+      [
+        ['--failed', same, '--uncertain', same],
+        `--failed and --uncertain name the same file (${same}): give each its own`,
+      ],
+      [
+        ['--failed', `${same}`, '--journal', `${same}.uncertain`],
+        `--uncertain and --journal name the same file (${same}.uncertain): give each its own`,
+      ],
+      [
+        ['--uncertain', input],
+        `--uncertain ${input} is the --file being read: it would be emptied before it is read; write the uncertain inputs to another file`,
+      ],
+    ];
+    for (const [flags, message] of cases) {
+      const result = await run(['pets', 'add', '--file', input, ...flags], {
+        env: envFor(server.url),
+      });
+      expect(result).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\n`, prompts: [] });
+    }
+    expect(server.seen).toHaveLength(0);
+    expect(readFileSync(input, 'utf8')).toBe(stdinOf(1));
+  });
+
   it('refuses a --failed file that cannot be written: exit 2, nothing sent', async () => {
     const server = await faultServer((_req, res) => reply(res, 201, '{}'));
     const failed = join(tempDir(), 'no', 'such', 'retry.ndjson');
@@ -854,6 +932,40 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
       prompts: [],
     });
     expect(server.seen).toHaveLength(0);
+  });
+
+  it('with 8 requests in flight refused (401), says the hint once for the run, and one short line per input', async () => {
+    // The 3-line hint came once per request in flight: 8 copies.
+    // All 8 answered once all are in flight: input 1's first, the others 100 ms later (by
+    // name: they may arrive in any order), so that input 1 is the one that stopped the import.
+    const held = new Map<number, () => void>();
+    const server = await faultServer((_req, res, n) => {
+      const input = Number(JSON.parse(server.seen[n - 1]?.body ?? '{}').name.slice(1));
+      held.set(input, () => reply(res, 401, '{"code":"unauthorized","message":"no","status":401}'));
+      if (held.size < 8) return;
+      held.get(1)?.();
+      setTimeout(() => {
+        for (const [k, answer] of held) if (k !== 1) answer();
+      }, 100);
+    });
+    const result = await run(['pets', 'add', '--file', '-'], {
+      env: envFor(server.url),
+      stdin: stdinOf(10),
+    });
+    expect(server.seen).toHaveLength(8);
+    expect(result).toEqual({
+      code: 4,
+      stdout: '',
+      stderr:
+        'error: input 1 (line 1): no (unauthorized, HTTP 401)\nhint: the key came from STORE_API_KEY\n' +
+        [2, 3, 4, 5, 6, 7, 8]
+          .map((n) => `error: input ${n} (line ${n}): no (unauthorized, HTTP 401)\n`)
+          .join('') +
+        'error: inputs 9-10 not sent: input 1 failed: no\n' +
+        '0 created, 8 failed (inputs 1-8), 0 uncertain, 2 not sent (inputs 9-10)\n' +
+        'hint: resume with: store pets add --file - --skip 8\n',
+      prompts: [],
+    });
   });
 
   it('names the failure that stopped the import: the first to come back, not a later one', async () => {

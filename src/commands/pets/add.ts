@@ -326,9 +326,9 @@ async function refuseOutputOverInput(
     }
   }
   if (same) {
-    const what = flag === '--journal' ? 'the journal' : 'the failures';
+    const what = { '--journal': 'the journal', '--uncertain': 'the uncertain inputs' }[flag];
     throw new FlagError(
-      `${flag} ${output} is the --file being read: it would be emptied before it is read; write ${what} to another file`,
+      `${flag} ${output} is the --file being read: it would be emptied before it is read; write ${what ?? 'the failures'} to another file`,
     );
   }
 }
