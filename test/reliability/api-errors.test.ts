@@ -232,3 +232,67 @@ describe('answers at the edges (from a mutation audit)', () => {
     });
   });
 });
+
+describe("the service's words stay the service's (contract: Third wave: trust)", () => {
+  // A message with what a careless rewrite would touch: quotes, a semicolon, parentheses, a
+  // backslash, letters outside ASCII.
+  const MESSAGE = 'Ünïcode "quoted" text; (with parens) and a \\ backslash';
+  const TABLE = [
+    [400, 'invalid_input', 3, 1, undefined],
+    [409, 'conflict', 3, 1, undefined],
+    [422, 'unprocessable', 3, 1, undefined],
+    [401, 'unauthorized', 4, 1, 'the key came from STORE_API_KEY'],
+    [403, 'forbidden', 4, 1, 'the key came from STORE_API_KEY'],
+    [404, 'not_found', 5, 1, undefined],
+    [500, 'internal', 7, 1, undefined],
+    [429, 'rate_limited', 7, 3, 'still failing after 3 attempts; try again later'],
+    [502, 'bad_gateway', 7, 3, 'still failing after 3 attempts; try again later'],
+    [503, 'unavailable', 7, 3, 'still failing after 3 attempts; try again later'],
+    [504, 'gateway_timeout', 7, 3, 'still failing after 3 attempts; try again later'],
+  ] as const;
+
+  it.each(TABLE)(
+    'HTTP %i (%s): exit %i, the Error body’s message byte for byte in text and JSON; hints apart',
+    async (status, code, exit, attempts, hint) => {
+      const body = { code, message: MESSAGE, status };
+      const scope = api()
+        .get('/v1/pets')
+        .times(attempts * 2)
+        .reply(status, body);
+      const text = await run(['pets', 'list'], { env: env() });
+      const json = await run(['pets', 'list', '--json'], { env: env() });
+      expect(scope.isDone()).toBe(true);
+      expect(text).toEqual({
+        code: exit,
+        stdout: '',
+        stderr: `error: ${MESSAGE} (${code}, HTTP ${status})\n${hint ? `hint: ${hint}\n` : ''}`,
+        prompts: [],
+      });
+      expect(json.code).toBe(exit);
+      expect(json.stdout).toBe('');
+      expect(json.stderr.endsWith('\n')).toBe(true);
+      expect(json.stderr.split('\n')).toHaveLength(2);
+      expect(JSON.parse(json.stderr)).toStrictEqual({
+        error: { code, message: MESSAGE, status, ...(hint ? { hint } : {}) },
+      });
+    },
+  );
+
+  it('no key: the error says so, and how to log in is the hint (field under --json)', async () => {
+    const text = await run(['-p', 'staging', 'pets', 'list'], { env: baseEnv() });
+    const json = await run(['-p', 'staging', 'pets', 'list', '--json'], { env: baseEnv() });
+    const hint = 'run `store -p staging auth login` or set STORE_API_KEY';
+    expect(text).toEqual({
+      code: 4,
+      stdout: '',
+      stderr: `error: no API key for profile staging\nhint: ${hint}\n`,
+      prompts: [],
+    });
+    expect(json).toEqual({
+      code: 4,
+      stdout: '',
+      stderr: `{"error":{"code":"unauthenticated","message":"no API key for profile staging","status":null,"hint":"${hint}"}}\n`,
+      prompts: [],
+    });
+  });
+});
