@@ -2,7 +2,6 @@
 // stderr and the contract's exit code. Nothing below this file sets the exit code.
 import type { Command } from 'commander';
 import { type ScannedArgv, scanArgv } from './argv.js';
-import { missingValueMessage } from './commands/missing-value.js';
 import type { Context, ContextDeps, GlobalOptions } from './context.js';
 import type { Env } from './env.js';
 import {
@@ -164,10 +163,9 @@ function toCliError(error: unknown): CliError | number {
     if (error.code === 'commander.help') {
       return (error as { exitCode?: number }).exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
-    const message = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
-    const missing =
-      error.code === 'commander.optionMissingArgument' ? missingValueMessage(message) : undefined;
-    return new FlagError(missing ?? message);
+    // Those it finds while parsing are told in store's words by StoreCommand; any other
+    // (one commander adds in a later version) keeps commander's text, as one line.
+    return new FlagError(error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' '));
   }
   if (error instanceof CliError) return error;
   // Data it cannot write (a server's 20,000 levels of nesting): a failure, not a bug.

@@ -1,7 +1,7 @@
 // The command tree. Each command lives in src/commands/<noun>/<verb>.ts, is loaded when the
 // invocation names it (or when all are wanted: help, completion, the generators) and registers
 // itself on its noun; global options are declared once here and accepted anywhere.
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { ScannedArgv } from './argv.js';
 import {
   type CommandDefinition,
@@ -12,6 +12,7 @@ import {
 } from './commands/define.js';
 import { withRule } from './commands/flags.js';
 import { HELP_LAYOUT } from './commands/help/layout.js';
+import { StoreCommand } from './commands/store-command.js';
 import { JSON_FIELDS, PROFILES } from './completion/hints.js';
 import type { IOStreams } from './io.js';
 import { TIMEOUT_RULE } from './timeout.js';
@@ -202,7 +203,7 @@ function invokedVerb(scan: ScannedArgv): { noun: Noun; verb: string } | undefine
 }
 
 function rootCommand(io: IOStreams): Command {
-  const program = new Command('store')
+  const program = new StoreCommand('store')
     .description('Work with the animal store: animals, messages, orders, profiles.')
     .version(version(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command');

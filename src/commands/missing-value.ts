@@ -1,7 +1,6 @@
-// What a flag given without its value is told (`store pets list --status`): commander's own
-// "option '--status <status>' argument missing" names neither the flag as typed nor what it
-// takes. Filled as the command tree is built (define.ts); read by main() for that error,
-// without loading commander.
+// What a flag given without its value is told (`store pets list --status`): what it takes,
+// from its schema. Filled as the command tree is built (define.ts); read by StoreCommand when
+// commander finds the value missing.
 
 const MESSAGES = new Map<string, string>();
 
@@ -11,8 +10,7 @@ export function noteMissingValue(flags: string, message: string): void {
   MESSAGES.set(flags, message);
 }
 
-/** The message for commander's "option '…' argument missing", if the option is known. */
-export function missingValueMessage(commanderMessage: string): string | undefined {
-  const flags = /option '([^']+)' argument missing/.exec(commanderMessage)?.[1];
-  return flags === undefined ? undefined : MESSAGES.get(flags);
+/** The message for the option spelled `flags`, if it is known. */
+export function missingValueMessage(flags: string): string | undefined {
+  return MESSAGES.get(flags);
 }

@@ -95,7 +95,7 @@ export function unknownProfileError(
   creatable = true,
 ): FlagError {
   const suggestion = suggestProfile(name, knownNames);
-  const notes = [via && `set in ${via}`, suggestion && `did you mean ${suggestion}?`].filter(
+  const notes = [via && `set in ${via}`, suggestion && `did you mean ${quote(suggestion)}?`].filter(
     Boolean,
   );
   let message = `unknown profile ${quote(name)}${notes.length ? ` (${notes.join('; ')})` : ''}`;

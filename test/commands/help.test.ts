@@ -263,10 +263,10 @@ describe('store help <topic>', () => {
   });
 
   it.each([
-    ['envirnment', 'unknown help topic "envirnment" (did you mean environment?)'],
-    ['exit', 'unknown help topic "exit" (did you mean exit-codes?)'],
-    ['formating', 'unknown help topic "formating" (did you mean formatting?)'],
-    ['pest', 'unknown help topic "pest" (did you mean pets?)'],
+    ['envirnment', 'unknown help topic "envirnment" (did you mean "environment"?)'],
+    ['exit', 'unknown help topic "exit" (did you mean "exit-codes"?)'],
+    ['formating', 'unknown help topic "formating" (did you mean "formatting"?)'],
+    ['pest', 'unknown help topic "pest" (did you mean "pets"?)'],
     [
       'colours',
       `unknown help topic "colours"; topics: environment, exit-codes, formatting; commands: ${visibleNames().join(', ')}`,
@@ -302,7 +302,7 @@ describe('store help <topic>', () => {
     expect(await run(['help', 'pets', 'lst'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'error: unknown command "pets lst" (did you mean pets list?)\n',
+      stderr: 'error: unknown command "pets lst" (did you mean "pets list"?)\n',
       prompts: [],
     });
     expect(await run(['help', 'pets', 'feed'])).toEqual({
@@ -317,13 +317,13 @@ describe('store help <topic>', () => {
     expect(await run(['hlep'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: "error: unknown command 'hlep' (Did you mean help?)\n",
+      stderr: 'error: unknown command "hlep" (did you mean "help"?)\n',
       prompts: [],
     });
     expect(await run(['pets', 'lst'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: "error: unknown command 'lst' (Did you mean list?)\n",
+      stderr: 'error: unknown command "lst" (did you mean "list"?)\n',
       prompts: [],
     });
   });

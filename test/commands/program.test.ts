@@ -73,7 +73,7 @@ describe('a command run with only itself loaded', () => {
     expect(result).toMatchObject({
       code: 2,
       stdout: '',
-      stderr: "error: unknown option '--limt' (Did you mean --limit?)\n",
+      stderr: 'error: unknown option "--limt" (did you mean "--limit"?)\n',
     });
   });
 
@@ -82,7 +82,7 @@ describe('a command run with only itself loaded', () => {
     expect(result).toMatchObject({
       code: 2,
       stdout: '',
-      stderr: "error: unknown command 'lst' (Did you mean list?)\n",
+      stderr: 'error: unknown command "lst" (did you mean "list"?)\n',
     });
   });
 });

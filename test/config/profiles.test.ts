@@ -29,7 +29,7 @@ describe('unknownProfileError', () => {
     expect(error).toBeInstanceOf(FlagError);
     expect(error.exitCode).toBe(2);
     expect(error.message).toBe(
-      'unknown profile "stagin" (did you mean staging?); see `store profile list`, or create it with `store profile set stagin --base-url <url>`',
+      'unknown profile "stagin" (did you mean "staging"?); see `store profile list`, or create it with `store profile set stagin --base-url <url>`',
     );
   });
 
@@ -38,13 +38,13 @@ describe('unknownProfileError', () => {
       'unknown profile "qa" (set in STORE_PROFILE); see `store profile list`, or create it with `store profile set qa --base-url <url>`',
     );
     expect(unknownProfileError('sandbx', KNOWN, 'STORE_PROFILE').message).toBe(
-      'unknown profile "sandbx" (set in STORE_PROFILE; did you mean sandbox?); see `store profile list`, or create it with `store profile set sandbx --base-url <url>`',
+      'unknown profile "sandbx" (set in STORE_PROFILE; did you mean "sandbox"?); see `store profile list`, or create it with `store profile set sandbx --base-url <url>`',
     );
   });
 
   it('shows an escape sequence in the name as text, and offers no command that would fail', () => {
     expect(unknownProfileError('stagin\u001b', KNOWN).message).toBe(
-      'unknown profile "stagin\\u001b" (did you mean staging?); see `store profile list`',
+      'unknown profile "stagin\\u001b" (did you mean "staging"?); see `store profile list`',
     );
   });
 });

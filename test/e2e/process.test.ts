@@ -78,7 +78,7 @@ describe('the process', () => {
       code: 2,
       signal: null,
       stdout: '',
-      stderr: "error: unknown command 'pest' (Did you mean pets?)\n",
+      stderr: 'error: unknown command "pest" (did you mean "pets"?)\n',
     });
   });
 

@@ -132,9 +132,10 @@ describe('parsing what users type', () => {
         const result = await run([...command, ...rest], { env: baseEnv({ STORE_API_KEY: 'k' }) });
         expect(result.stderr).not.toMatch(/\n\s+at /);
         if (result.code === 2) {
-          // One line (`error: …`, or its JSON form under --json), or the help of an incomplete command.
+          // One line (`error: …` and perhaps its `hint: …`, or its JSON form under --json), or
+          // the help of an incomplete command.
           expect(result.stderr).toMatch(
-            /^(error: [^\n]*\n|\{"error":[^\n]*\}\n|Usage: store [\s\S]*)$/,
+            /^(error: [^\n]*\n(hint: [^\n]*\n)?|\{"error":[^\n]*\}\n|Usage: store [\s\S]*)$/,
           );
           expect(requests).toEqual([]);
           return;

@@ -111,11 +111,11 @@ function unknownName(parent: Command, words: string[], topLevel: boolean): FlagE
   );
   if (guess) {
     const meant = [...words.slice(0, -1), guess].join(' ');
-    return new FlagError(`unknown ${what} "${typed}" (did you mean ${meant}?)`);
+    return new FlagError(`unknown ${what} ${quote(typed)} (did you mean ${quote(meant)}?)`);
   }
   return new FlagError(
     topLevel
-      ? `unknown help topic "${typed}"; topics: ${HELP_TOPIC_NAMES.join(', ')}; commands: ${commands.join(', ')}`
-      : `unknown command "${typed}"; commands of ${parent.name()}: ${commands.join(', ')}`,
+      ? `unknown help topic ${quote(typed)}; topics: ${HELP_TOPIC_NAMES.join(', ')}; commands: ${commands.join(', ')}`
+      : `unknown command ${quote(typed)}; commands of ${parent.name()}: ${commands.join(', ')}`,
   );
 }

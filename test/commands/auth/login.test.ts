@@ -318,7 +318,7 @@ describe('store auth login', () => {
     expect(result).toEqual({
       code: 2,
       stdout: '',
-      stderr: "error: unknown option '--key'\n",
+      stderr: 'error: unknown option "--key"\nhint: see `store auth login --help`\n',
       prompts: [],
     });
     expect(existsSync(file)).toBe(false);

@@ -94,7 +94,7 @@ describe('store pets get', () => {
     expect(result).toEqual({
       code: 2,
       stdout: '',
-      stderr: "error: missing required argument 'petId'\n",
+      stderr: 'error: store pets get needs <petId>\nhint: see `store pets get --help`\n',
       prompts: [],
     });
   });

@@ -125,7 +125,7 @@ describe('store pets list: the profile in use', () => {
       code: 2,
       stdout: '',
       stderr:
-        'error: unknown profile "stagin" (set in STORE_PROFILE; did you mean staging?); see `store profile list`, or create it with `store profile set stagin --base-url <url>`\n',
+        'error: unknown profile "stagin" (set in STORE_PROFILE; did you mean "staging"?); see `store profile list`, or create it with `store profile set stagin --base-url <url>`\n',
       prompts: [],
     });
   });
@@ -304,11 +304,12 @@ describe('an internal error under --debug (a real process)', () => {
     });
   });
 
-  it('names commander’s error by its class under --debug (the bundle’s names are minified)', async () => {
+  it('a usage error found by commander is no bug: no stack trace under --debug either', async () => {
     const result = await store(['pets', 'list', '--bogus', '--debug'], { env: env() });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(
-      /^error: unknown option '--bogus'\nCommanderError: error: unknown option '--bogus'\n {4}at /,
-    );
+    expect(result).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'error: unknown option "--bogus"\nhint: see `store pets list --help`\n',
+    });
   });
 });

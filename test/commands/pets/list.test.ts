@@ -239,7 +239,7 @@ describe('store pets list', () => {
     [['--status'], '--status needs a value: one of available, pending, sold'],
     [['-p'], '--profile needs a value'],
     [['--timeout'], '--timeout needs a value: a positive number of seconds, at most 86400'],
-    [['--colour'], "unknown option '--colour'"],
+    [['--colour'], 'unknown option "--colour"\nhint: see `store pets list --help`'],
   ])('rejects %j with exit 2 and sends nothing', async (flags, message) => {
     const result = await run(['pets', 'list', ...flags], { env: env() });
     expect(result).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\n`, prompts: [] });

@@ -1,0 +1,104 @@
+// commander's Command with store's voice: the usage errors commander finds itself (a missing
+// or extra argument, an unknown flag or command, a flag without its value) are told as every
+// other error of store is, through the hooks commander calls for each, not by rewriting the
+// text it would have printed. Every subcommand is one too (createCommand).
+import { Command, type Option } from 'commander';
+import { quote } from '../config/quote.js';
+import { FlagError, withHint } from '../errors.js';
+import { closest } from './help/suggest.js';
+import { missingValueMessage } from './missing-value.js';
+
+/** ` (did you mean "x"?)`, store's one form of it; empty without a close candidate. Flags
+ * are compared without their `--`, as commander does (`--key` is not near `--help`). */
+export function didYouMean(typed: string, candidates: readonly string[]): string {
+  const bare = (word: string) => word.replace(/^--/, '');
+  const flags = typed.startsWith('--');
+  const meant = flags
+    ? candidates.find((flag) => bare(flag) === closest(bare(typed), candidates.map(bare)))
+    : closest(typed, candidates);
+  return meant === undefined ? '' : ` (did you mean ${quote(meant)}?)`;
+}
+
+export class StoreCommand extends Command {
+  override createCommand(name?: string): Command {
+    return new StoreCommand(name);
+  }
+
+  /** `store pets get`: the words typed to reach this command. */
+  private words(): string {
+    const names: string[] = [];
+    for (let at: Command | null = this; at; at = at.parent) names.unshift(at.name());
+    return names.join(' ');
+  }
+
+  private helpHint(error: FlagError): FlagError {
+    return withHint(error, `see \`${this.words()} --help\``);
+  }
+
+  // The methods below replace commander's own (called by its parser; not in its typings).
+
+  missingArgument(name: string): never {
+    throw this.helpHint(new FlagError(`${this.words()} needs <${name}>`));
+  }
+
+  optionMissingArgument(option: Option): never {
+    const name = option.long ?? option.short ?? option.flags;
+    throw new FlagError(missingValueMessage(option.flags) ?? `${name} needs a value`);
+  }
+
+  missingMandatoryOptionValue(option: Option): never {
+    throw this.helpHint(new FlagError(`${option.long ?? option.flags} is required`));
+  }
+
+  unknownOption(flag: string): never {
+    // The flags of this command and of those above it (the global ones), as commander offers.
+    const known: string[] = [];
+    for (let at: Command | null = this; at; at = at.parent) {
+      for (const option of at.createHelp().visibleOptions(at)) {
+        if (option.long) known.push(option.long);
+      }
+    }
+    const meant = flag.startsWith('--') ? didYouMean(flag, known) : '';
+    const error = new FlagError(`unknown option ${quote(flag)}${meant}`);
+    throw meant ? error : this.helpHint(error);
+  }
+
+  /** `store pets help bogus`: commander showed the noun's help with exit 2 and no word of why. */
+  _dispatchHelpCommand(name: string | undefined): unknown {
+    if (name !== undefined && !this.commands.some((command) => command.name() === name)) {
+      this.unknownCommand(name);
+    }
+    const own = Command.prototype as unknown as {
+      _dispatchHelpCommand(this: Command, name: string | undefined): unknown;
+    };
+    return own._dispatchHelpCommand.call(this, name);
+  }
+
+  unknownCommand(typed = this.args[0] ?? ''): never {
+    const all = this.createHelp()
+      .visibleCommands(this)
+      .map((command) => command.name());
+    const names = all.filter((name) => name !== 'help');
+    const meant = didYouMean(typed, all);
+    throw new FlagError(
+      meant
+        ? `unknown command ${quote(typed)}${meant}`
+        : `unknown command ${quote(typed)}; commands${this.parent ? ` of ${this.words()}` : ''}: ${names.join(', ')}`,
+    );
+  }
+
+  _excessArguments(received: string[]): void {
+    if ((this as unknown as { _allowExcessArguments: boolean })._allowExcessArguments) return;
+    const expected = this.registeredArguments.length;
+    const takes =
+      expected === 0
+        ? 'takes no arguments'
+        : `takes ${expected} argument${expected === 1 ? '' : 's'}`;
+    const got = received.map(quote).join(', ');
+    throw this.helpHint(
+      new FlagError(
+        `${this.words()} ${takes} (got ${expected === 0 ? got : `${received.length}: ${got}`})`,
+      ),
+    );
+  }
+}
