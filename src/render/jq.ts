@@ -2,11 +2,12 @@
 // language is jq's own. It is given the JSON as text: numbers reach it as written, and jq keeps
 // an integer literal it does not compute with (an id above 2^53) digit for digit. A file of its
 // own in dist/ (scripts/build.js), read only when --jq is given.
-import { loadJq } from 'jq-wasm/inline';
+import type { Jq } from 'jq-wasm/inline';
 
 export type JqRun =
   | { ok: true /** One compact JSON text per result. */; results: string[]; stderr: string }
-  | { ok: false; message: string };
+  /** `broken`: the engine itself failed, and cannot be used again. */
+  | { ok: false; message: string; broken?: boolean };
 
 export interface JqEngine {
   /** jq's own version, e.g. `jq-1.8.2`. */
@@ -17,17 +18,50 @@ export interface JqEngine {
 }
 
 export async function loadJqEngine(): Promise<JqEngine> {
-  const jq = await loadJq();
+  // The WebAssembly runtime reports its own failures (an abort) through console.error: they
+  // are kept here, for the error that follows, not printed raw.
+  const said: string[] = [];
+  const hush = <T>(work: () => T): T => {
+    const consoleError = console.error;
+    console.error = (...parts: unknown[]) => said.push(parts.join(' '));
+    try {
+      return work();
+    } finally {
+      console.error = consoleError;
+    }
+  };
+  const { loadJq } = await import('jq-wasm/inline');
+  const jq: Jq = await hush(() => loadJq());
+  /** jq.raw, or jq's message when the engine itself fails: a filter that builds values nested
+   * some 10,000 deep overruns its stack (jq built natively would go further). */
+  const raw = (input: string, expression: string) => {
+    said.length = 0;
+    try {
+      return hush(() => jq.raw(input, expression, ['-c']));
+    } catch (error) {
+      const detail =
+        said.find((line) => line !== 'Aborted()') ??
+        (error as Error).message.replace(/\. Build with .*$/, '');
+      return {
+        exitCode: 5,
+        stdout: '',
+        stderr: `the jq engine stopped (${detail}): values nested too deep?`,
+        broken: true,
+      };
+    }
+  };
   return {
     version: jq.version,
     compileError(expression) {
       // With no input at all, jq compiles the program and runs it on nothing.
-      const { exitCode, stderr } = jq.raw('', expression, ['-c']);
+      const { exitCode, stderr } = raw('', expression);
       return exitCode === 0 ? undefined : jqMessage(stderr, exitCode);
     },
     run(expression, text) {
-      const { exitCode, stdout, stderr } = jq.raw(text, expression, ['-c']);
-      if (exitCode !== 0) return { ok: false, message: jqMessage(stderr, exitCode) };
+      const { exitCode, stdout, stderr, ...more } = raw(text, expression);
+      if (exitCode !== 0) {
+        return { ok: false, message: jqMessage(stderr, exitCode), broken: 'broken' in more };
+      }
       return { ok: true, results: stdout.split('\n').filter((line) => line !== ''), stderr };
     },
   };

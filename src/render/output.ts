@@ -85,7 +85,12 @@ export async function prepareJq(expression: string): Promise<void> {
 function writeJq(io: IOStreams, expression: string, text: string): void {
   if (!loadedJq) throw new Error('--jq runs after prepareJq');
   const run = loadedJq.run(expression, text);
-  if (!run.ok) throw new CliError(`--jq: ${run.message}`, ExitCode.failure, 'jq_error');
+  if (!run.ok) {
+    // A failed engine is loaded anew by the next prepareJq (a process runs one filter; tests
+    // run many).
+    if (run.broken) jqLoading = undefined;
+    throw new CliError(`--jq: ${run.message}`, ExitCode.failure, 'jq_error');
+  }
   // What the filter itself says (`debug`, `stderr`) goes to stderr, as with jq.
   if (run.stderr !== '') io.err(run.stderr.endsWith('\n') ? run.stderr : `${run.stderr}\n`);
   const out = chunkedOut(io);

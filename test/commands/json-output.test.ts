@@ -128,7 +128,7 @@ describe('--json FIELDS', () => {
     expect(scope.isDone()).toBe(true);
     expect(result.code).toBe(3);
     expect(result.stdout).toBe(
-      '{"id":9007199254740995}\n{"input":2,"error":{"code":"invalid_input","message":"categoryId is required","status":null}}\n',
+      '{"id":9007199254740995}\n{"input":2,"line":2,"error":{"code":"invalid_input","message":"categoryId is required","status":null}}\n',
     );
   });
 
@@ -251,6 +251,22 @@ describe('--jq', () => {
         '{"error":{"code":"not_json","message":"--jq and --json FIELDS need a JSON answer; this one is not JSON","status":null}}\n',
       prompts: [],
     });
+  });
+
+  it('says so when the engine itself fails (values nested 10,000 deep), and recovers', async () => {
+    const deep = await run([
+      'help',
+      '--jq',
+      'reduce range(10000) as $_ ([]; [.]) | tojson | fromjson | flatten',
+    ]);
+    expect(deep).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        '{"error":{"code":"jq_error","message":"--jq: the jq engine stopped (memory access out of bounds): values nested too deep?","status":null}}\n',
+      prompts: [],
+    });
+    expect(await run(['help', '--jq', '.version'])).toMatchObject({ code: 0, stdout: '1\n' });
   });
 
   it('refuses an empty expression', async () => {
