@@ -34,6 +34,12 @@ const EXPECTED: Record<(typeof FORMATTING_EXAMPLES)[number], string> = {
   'store pets add --file animals.ndjson --json > results.ndjson': '',
 };
 
+/** What an example says on stderr: a bulk add ends with its summary (as JSON under --json). */
+const STDERR: Partial<Record<(typeof FORMATTING_EXAMPLES)[number], string>> = {
+  'store pets add --file animals.ndjson --json > results.ndjson':
+    '{"summary":{"created":1,"failed":0,"uncertain":0,"notSent":0}}\n',
+};
+
 describe('store help formatting', () => {
   it('has examples that run as shown', async () => {
     const sandbox = await startSandbox(['--seed', '4']);
@@ -55,7 +61,7 @@ describe('store help formatting', () => {
         code: 0,
         signal: null,
         stdout: EXPECTED[example],
-        stderr: '',
+        stderr: STDERR[example] ?? '',
       });
     }
     expect(readFileSync(join(cwd, 'results.ndjson'), 'utf8')).toBe(
