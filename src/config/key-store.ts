@@ -3,7 +3,7 @@
 // be used, or when the user asks for the file (`auth login --insecure-storage`). config.json
 // says which: `"keyStorage": "keyring"` in the profile marks a key in the keyring, so commands
 // know where to look without asking the keyring, and a vanished entry is told from no key.
-import { AuthError, CliError, ExitCode, FlagError } from '../errors.js';
+import { AuthError, CliError, ExitCode, FlagError, withHint } from '../errors.js';
 import type { ConfigData, ConfigFile, StoredProfile } from './file.js';
 import { profileExists } from './profiles.js';
 
@@ -110,13 +110,17 @@ export async function readFromKeyring(
   try {
     key = await (await loadKeyring()).get(profile, signal);
   } catch (error) {
-    throw new AuthError(
-      `cannot read the key of profile ${profile} from the system keyring (${keyringFailure(error)}); unlock it, or run \`${loginCommand}\` to store the key again`,
+    throw withHint(
+      new AuthError(
+        `cannot read the key of profile ${profile} from the system keyring (${keyringFailure(error)})`,
+      ),
+      `unlock the keyring, or run \`${loginCommand}\` to store the key again`,
     );
   }
   if (key === null || key === '') {
-    throw new AuthError(
-      `the key of profile ${profile} is no longer in the system keyring (removed, or the keyring is locked); run \`${loginCommand}\` to store it again`,
+    throw withHint(
+      new AuthError(`the key of profile ${profile} is no longer in the system keyring`),
+      `run \`${loginCommand}\` to store it again (or unlock the keyring, if it is locked)`,
     );
   }
   return key;

@@ -153,7 +153,8 @@ describe.skipIf(SKIP)('the key in a real Secret Service (gnome-keyring)', () => 
       code: 4,
       stdout: '',
       stderr:
-        'error: the key of profile loc is no longer in the system keyring (removed, or the keyring is locked); run `store -p loc auth login` to store it again\n',
+        'error: the key of profile loc is no longer in the system keyring\n' +
+        'hint: run `store -p loc auth login` to store it again (or unlock the keyring, if it is locked)\n',
     });
     expect(server.seen).toEqual([]);
   });
@@ -190,7 +191,8 @@ describe.skipIf(SKIP)('the key in a real Secret Service (gnome-keyring)', () => 
       code: 4,
       stdout: '',
       stderr:
-        'error: cannot read the key of profile loc from the system keyring (it is locked); unlock it, or run `store -p loc auth login` to store the key again\n',
+        'error: cannot read the key of profile loc from the system keyring (it is locked)\n' +
+        'hint: unlock the keyring, or run `store -p loc auth login` to store the key again\n',
     });
     expect(server.seen).toEqual([]);
     expect(await store(login, { env, stdin: KEY })).toMatchObject({

@@ -182,7 +182,8 @@ describe('commands that send the key read it from the keyring', () => {
         code: 4,
         stdout: '',
         stderr:
-          'error: the key of profile production is no longer in the system keyring (removed, or the keyring is locked); run `store auth login` to store it again\n',
+          'error: the key of profile production is no longer in the system keyring\n' +
+          'hint: run `store auth login` to store it again (or unlock the keyring, if it is locked)\n',
         prompts: [],
       });
       expect(unexpected).toEqual([]);
@@ -206,7 +207,9 @@ describe('commands that send the key read it from the keyring', () => {
       expect(result).toEqual({
         code: 4,
         stdout: '',
-        stderr: `error: cannot read the key of profile eu from the system keyring (${why}); unlock it, or run \`store -p eu auth login\` to store the key again\n`,
+        stderr:
+          `error: cannot read the key of profile eu from the system keyring (${why})\n` +
+          'hint: unlock the keyring, or run `store -p eu auth login` to store the key again\n',
         prompts: [],
       });
     }
@@ -257,7 +260,7 @@ describe('auth status says where the key is', () => {
       stdout:
         '{"profile":"production","baseUrl":"https://api.animal-store.example/v1","baseUrlSource":"profile","keySource":"config","keyStorage":"keyring","key":null,"valid":false}\n',
       stderr:
-        '{"error":{"code":"unauthenticated","message":"the key of profile production is no longer in the system keyring (removed, or the keyring is locked); run `store auth login` to store it again","status":null}}\n',
+        '{"error":{"code":"unauthenticated","message":"the key of profile production is no longer in the system keyring","status":null,"hint":"run `store auth login` to store it again (or unlock the keyring, if it is locked)"}}\n',
       prompts: [],
     });
     expect(unexpected).toEqual([]);
