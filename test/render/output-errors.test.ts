@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createIO, type IOStreams } from '../../src/io.js';
 import { main } from '../../src/main.js';
 import { describeWriteError } from '../../src/output-stream.js';
+import { renderAny } from '../../src/render/output.js';
 import { tempDir } from '../helpers/cli.js';
 import { faultServer, reply } from '../helpers/fault-server.js';
 import { processEnv, storeOnFullDisk } from '../helpers/process.js';
@@ -177,4 +178,30 @@ describe.runIf(existsSync('/dev/full'))('stdout on a full device (/dev/full)', (
       });
     },
   );
+});
+
+describe('a large output into a slow stream', () => {
+  it('is held in a buffer of a piece or two, not whole: rows wait for room (back-pressure)', async () => {
+    let most = 0;
+    let text = '';
+    const slow = new Writable({
+      highWaterMark: 16_384,
+      write(chunk, _enc, done) {
+        most = Math.max(most, slow.writableLength);
+        text += chunk;
+        setImmediate(done);
+      },
+    });
+    const io = ioOver(slow, new Collect());
+    // 2,000 objects with a key each: 2,000 × 2,000 cells, some 4 MB of text.
+    const orders = Array.from({ length: 2000 }, (_, i) => ({ [`k${i}`]: i }));
+    await renderAny(io, orders, { json: false });
+    await io.flushed();
+    const lines = text.split('\n');
+    expect(lines).toHaveLength(2002);
+    expect(lines[1]).toBe(`0${'\t'.repeat(1999)}`);
+    expect(lines[2000]).toBe(`${'\t'.repeat(1999)}1999`);
+    expect(text.length).toBeGreaterThan(4_000_000);
+    expect(most).toBeLessThan(3 * 65_536);
+  });
 });
