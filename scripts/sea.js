@@ -70,10 +70,22 @@ export async function injectBlob(executable, blob, platform) {
   const mac = platform === 'darwin';
   // macOS refuses a binary whose signature no longer matches: drop it, inject, sign ad hoc.
   if (mac) execFileSync('codesign', ['--remove-signature', executable], { stdio: 'inherit' });
-  await postject.inject(executable, 'NODE_SEA_BLOB', readFileSync(blob), {
-    sentinelFuse: 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
-    machoSegmentName: mac ? 'NODE_SEA' : undefined,
-  });
+  // postject's LIEF warns through console.warn of each section name of a stripped binary it
+  // cannot find (dozens of lines, harmless): kept out, so that its other messages show.
+  const warn = console.warn;
+  console.warn = (...args) => {
+    if (!/^warning: Can't find string offset for section name/.test(String(args[0]))) {
+      warn(...args);
+    }
+  };
+  try {
+    await postject.inject(executable, 'NODE_SEA_BLOB', readFileSync(blob), {
+      sentinelFuse: 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
+      machoSegmentName: mac ? 'NODE_SEA' : undefined,
+    });
+  } finally {
+    console.warn = warn;
+  }
   if (mac) execFileSync('codesign', ['--sign', '-', executable], { stdio: 'inherit' });
 }
 
