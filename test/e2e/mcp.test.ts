@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
 import { afterThisTest } from '../helpers/cleanup.js';
+import { faultServer } from '../helpers/fault-server.js';
 import { BIN, collect, processEnv, startSandbox, store } from '../helpers/process.js';
 
 const READ_TOOLS = ['api_get', 'auth_status', 'orders_list', 'pets_get', 'pets_list'];
@@ -313,6 +314,46 @@ describe('store mcp', () => {
     expect(seen).not.toContain(key);
     expect(served.stderr()).toMatch(/^auth_status: > GET /m);
     expect(served.stderr()).toMatch(/^auth_status: > authorization: Bearer \*{4}b604$/im);
+  });
+
+  it('ends with exit 0 on Ctrl-C or the client leaving while a call waits for the service', async () => {
+    // A service that takes requests and never answers.
+    let arrived = () => {};
+    const server = await faultServer(() => arrived());
+    const messages = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'store-test', version: '1.0.0' },
+        },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'pets_list', arguments: {} } },
+    ];
+    for (const end of ['stdin', 'SIGINT'] as const) {
+      const child = spawn(process.execPath, [BIN, 'mcp'], {
+        env: processEnv({ STORE_BASE_URL: server.url, STORE_API_KEY: 'k-1234' }),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      afterThisTest(() => child.kill('SIGKILL'));
+      const result = collect(child);
+      const sent = new Promise<void>((resolve) => {
+        arrived = resolve;
+      });
+      child.stdin.write(messages.map((message) => `${JSON.stringify(message)}\n`).join(''));
+      await sent;
+      if (end === 'stdin') child.stdin.end();
+      else child.kill('SIGINT');
+      const { code, signal, stdout, stderr } = await result;
+      expect({ code, signal }).toEqual({ code: 0, signal: null });
+      // stdout is the protocol only: the answer to initialize; the call's never came.
+      expect(stdout.split('\n').map((line) => line && JSON.parse(line).id)).toEqual([1, '']);
+      expect(stderr).toContain('pets_list: failed: interrupted\n');
+    }
   });
 
   it('ends with exit 0 when the client closes stdin, or on Ctrl-C', async () => {
