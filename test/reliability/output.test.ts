@@ -58,7 +58,7 @@ describe('output to a pipe', () => {
     expect(result.stdout).toBe(
       `${expected.length} ${createHash('sha256').update(expected).digest('hex')}\n`,
     );
-  });
+  }, 60_000);
 });
 
 /** Orders whose objects each have a key of their own: `orders list` makes a row per order
@@ -96,7 +96,7 @@ describe('a large output into a pipe', () => {
     });
     expect(await collect(child)).toEqual({ code: 0, signal: null, stdout: expected, stderr: '' });
     expect(peak.peakMiB()).toBeLessThan(150);
-  });
+  }, 60_000);
 
   it('ends quietly, exit 0, when the reader stops early (| head -c): the contract’s EPIPE rule', async () => {
     const { body } = ordersWithOwnKeys(6000);
@@ -111,7 +111,7 @@ describe('a large output into a pipe', () => {
       stdout: '100000\n',
       stderr: 'exit=0\n',
     });
-  });
+  }, 60_000);
 });
 
 describe('signals and secrets', () => {
