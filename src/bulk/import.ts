@@ -20,7 +20,13 @@ import {
 } from '../errors.js';
 import { describeWriteError } from '../output-stream.js';
 import { untilCtrlC } from '../reading.js';
-import { BulkReport, namedInputs, noticeLine, type Outcome } from '../render/bulk-report.js';
+import {
+  BulkReport,
+  namedInputs,
+  noticeLine,
+  type Outcome,
+  warningLine,
+} from '../render/bulk-report.js';
 import type { NewPet } from '../schemas.js';
 import { setV8Flags } from '../v8-flags.js';
 import { checkInput } from './check-input.js';
@@ -168,8 +174,18 @@ export async function importPets(
         ? undefined
         : new Journal(journalPath, { resume: opts.resume, skip });
   } catch (error) {
-    for (const file of files) file.close();
-    throw error;
+    // One in the cache folder that cannot be made (a read-only home) costs only --resume.
+    if (opts.journal === undefined && !opts.resume && error instanceof FlagError) {
+      io.err(
+        warningLine(
+          options.json,
+          `${error.message}: no journal is kept, so an import killed outright cannot be resumed with --resume`,
+        ),
+      );
+    } else {
+      for (const file of files) file.close();
+      throw error;
+    }
   }
   const limiter = new RateLimiter(opts.concurrency);
   const counter: ReadCounter = { bytes: 0 };
@@ -389,8 +405,9 @@ export async function importPets(
     // Every input answered: nothing is left to resume, and a plain run may start over.
     if (readToEnd && !signal.aborted) journal?.remove();
     else journal?.end();
-    // The default file beside --failed is made only to be written to: gone when empty.
-    if (opts.uncertain === undefined && uncertainFile && uncertainFile.written === 0) {
+    // The default file beside --failed is made only to be written to: gone when empty (a
+    // resumed import's holds what the run it continues wrote).
+    if (!opts.resume && opts.uncertain === undefined && uncertainFile?.written === 0) {
       uncertainFile.remove();
     }
 

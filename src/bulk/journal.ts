@@ -9,7 +9,6 @@
 // number: a resume skips through it, and an input sent after it but not reported may have
 // been created (uncertain), and is never sent again.
 const fs = process.getBuiltinModule('node:fs');
-const { createHash } = process.getBuiltinModule('node:crypto');
 const { basename, dirname, isAbsolute, join, resolve } = process.getBuiltinModule('node:path');
 
 import {
@@ -69,6 +68,8 @@ export function defaultJournalPath(
   const base = cacheBase(env, platform);
   if (base === undefined) return undefined;
   const full = resolve(file);
+  // node:crypto only here: most runs of the command never name a default journal.
+  const { createHash } = process.getBuiltinModule('node:crypto');
   const id = createHash('sha256')
     .update(JSON.stringify([full, baseUrl]))
     .digest('hex');
@@ -99,6 +100,8 @@ export function readJournal(file: string): JournalState | undefined {
       throw new FlagError(`cannot read --journal ${file}: it is ${error.kind}`);
     }
     const code = (error as NodeJS.ErrnoException).code;
+    // A file where a folder of the path should be: no journal there either.
+    if (code === 'ENOTDIR') return undefined;
     throw new FlagError(`cannot read --journal ${file}${code ? ` (${code})` : ''}`);
   }
   if (found === undefined) return undefined;

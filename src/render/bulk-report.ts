@@ -41,6 +41,11 @@ export function noticeLine(json: boolean, text: string): string {
   return json ? `${stringifyJson({ notice: { message: text } })}\n` : `${sanitize(text)}\n`;
 }
 
+/** A warning on stderr, made safe for a terminal; a JSON line under --json. */
+export function warningLine(json: boolean, message: string): string {
+  return json ? `${stringifyJson({ warning: { message } })}\n` : `warning: ${sanitize(message)}\n`;
+}
+
 /** How an input is named: NDJSON's by its line too (`input 8 (line 9)`). */
 export const inputName = (n: number, lineNo?: number) =>
   lineNo === undefined ? `input ${n}` : `input ${n} (line ${lineNo})`;
@@ -274,11 +279,7 @@ export class BulkReport {
 
   /** A warning on stderr, made safe for a terminal; a JSON line under --json. */
   warningLine(message: string): void {
-    this.io.err(
-      this.options.json
-        ? `${stringifyJson({ warning: { message } })}\n`
-        : `warning: ${sanitize(message)}\n`,
-    );
+    this.io.err(warningLine(this.options.json, message));
   }
 
   /** Every count, and where the files are; on a terminal with the time taken, in a log

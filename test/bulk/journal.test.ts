@@ -148,6 +148,27 @@ describe('pets add --file --resume', () => {
     expect(readFileSync(journal, 'utf8')).toBe(`${HEADER}skip 0\ns 1\nr 1\nend\n`);
   });
 
+  it('goes on without a journal, saying so, when the cache folder cannot be written', async () => {
+    const server = await creatingServer();
+    const dir = tempDir();
+    const input = join(dir, 'animals.ndjson');
+    writeFileSync(input, linesOf(1));
+    // A file where the cache folder should be: nothing can be made below it.
+    const cache = join(dir, 'not-a-folder');
+    writeFileSync(cache, '');
+    const env = baseEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url, XDG_CACHE_HOME: cache });
+    const result = await run(['pets', 'add', '--file', input, '--json'], { env });
+    const journal = defaultJournalPath(env, input, server.url);
+    expect(result).toEqual({
+      code: 0,
+      stdout: '{"id":1,"name":"p1","categoryId":1}\n',
+      stderr:
+        `{"warning":{"message":"cannot write --journal ${journal} (ENOTDIR): no journal is kept, so an import killed outright cannot be resumed with --resume"}}\n` +
+        '{"summary":{"created":1,"failed":0,"uncertain":0,"notSent":0}}\n',
+      prompts: [],
+    });
+  });
+
   it('refuses --resume without a journal, and with --skip: exit 2, nothing sent', async () => {
     const server = await creatingServer();
     const dir = tempDir();
