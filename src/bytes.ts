@@ -2,12 +2,9 @@
 // the bytes, not the number of pieces (a body sent one byte per chunk would otherwise keep a
 // Buffer, and the network read it is a view of, per byte).
 export class GrowingBytes {
-  private buffer: Buffer;
+  // Empty until the first piece, which it then fits exactly: most bodies come in one.
+  private buffer = Buffer.alloc(0);
   private length = 0;
-
-  constructor(initialSize = 16_384) {
-    this.buffer = Buffer.allocUnsafe(initialSize);
-  }
 
   get size(): number {
     return this.length;
