@@ -1,8 +1,9 @@
 // `pets add --file`: every input checked, then sent once over one keep-alive pool with a
 // bounded number of requests in flight, reported in input order. It stops sending at the
 // first failure that every later input would meet too (the key refused, the server out of
-// reach), slows down while the server answers 429, and can resume (--skip) or retry only what
-// failed (--failed).
+// reach), slows down while the server answers 429, and can resume (--skip; --resume from its
+// journal after a kill) or retry only what certainly failed (--failed; what may have been
+// created goes to --uncertain).
 import type { Readable } from 'node:stream';
 import type { RetryNotice } from '../api/client.js';
 import { createPet } from '../api/pets.js';
@@ -30,14 +31,15 @@ import {
 import type { NewPet } from '../schemas.js';
 import { setV8Flags } from '../v8-flags.js';
 import { checkInput } from './check-input.js';
-import { InputsFile } from './inputs-file.js';
-import { Journal, readJournal } from './journal.js';
+import type { Journal } from './journal.js';
 import { OrderedWindow } from './ordered-window.js';
 import { RateLimiter } from './rate-limiter.js';
 import { type Input, type ReadCounter, readInputs } from './read-inputs.js';
+import { openRecords } from './records.js';
 import { resumeCommand } from './resume-command.js';
 
 export { DEFAULT_CONCURRENCY } from './rate-limiter.js';
+export { uncertainPath } from './records.js';
 /** Further attempts of a POST answered 429 (the server did not act on it). */
 export const RATE_LIMIT_RETRIES = 5;
 
@@ -66,13 +68,6 @@ export interface ImportSetting {
   inputBytes?: number;
   /** The input may be large and the process could not restart under BULK_V8_FLAGS. */
   sizeHeapAtRunTime?: boolean;
-}
-
-/** The file the uncertain inputs go to: --uncertain, else beside --failed. */
-export function uncertainPath(
-  opts: Pick<ImportOptions, 'failed' | 'uncertain'>,
-): string | undefined {
-  return opts.uncertain ?? (opts.failed === undefined ? undefined : `${opts.failed}.uncertain`);
 }
 
 /**
@@ -135,58 +130,10 @@ export async function importPets(
 ): Promise<void> {
   const { io, options, signal } = ctx;
   if (setting.sizeHeapAtRunTime) setV8Flags('--optimize-for-size');
-  const journalPath = opts.dryRun ? undefined : setting.journalPath;
-  // What an earlier run of this import left: refused unless resumed when it was cut short.
-  const earlier = journalPath === undefined ? undefined : readJournal(journalPath);
-  if (opts.resume && earlier === undefined) {
-    throw new FlagError(
-      journalPath === undefined
-        ? '--resume needs --journal with --file - (stdin): no journal is kept for it otherwise'
-        : `--resume: no import of ${opts.file} to resume (no journal at ${journalPath})`,
+  const { skip, sentBefore, failedFile, uncertainFile, uncertainFileName, files, journal } =
+    openRecords(opts, opts.dryRun ? undefined : setting.journalPath, (message) =>
+      io.err(warningLine(options.json, message)),
     );
-  }
-  if (!opts.resume && earlier && !earlier.ended) {
-    throw new FlagError(
-      `an import of ${opts.file} was cut short before it could say how far it got (journal ${journalPath}): continue it with --resume (inputs it may have sent are not sent again), or delete the journal to send every input again`,
-    );
-  }
-  const skip = opts.resume ? (earlier?.reportedThrough ?? 0) : opts.skip;
-  // Sent by the run cut short, and never answered there: they may have been created.
-  const sentBefore = opts.resume ? (earlier?.sentUnreported ?? new Set<number>()) : new Set();
-  const failedFile =
-    opts.failed === undefined ? undefined : new InputsFile('--failed', opts.failed, opts.resume);
-  const uncertainFileName = opts.dryRun ? undefined : uncertainPath(opts);
-  let uncertainFile: InputsFile | undefined;
-  try {
-    uncertainFile =
-      uncertainFileName === undefined
-        ? undefined
-        : new InputsFile('--uncertain', uncertainFileName, opts.resume);
-  } catch (error) {
-    failedFile?.close();
-    throw error;
-  }
-  const files = [failedFile, uncertainFile].filter((file) => file !== undefined);
-  let journal: Journal | undefined;
-  try {
-    journal =
-      journalPath === undefined
-        ? undefined
-        : new Journal(journalPath, { resume: opts.resume, skip });
-  } catch (error) {
-    // One in the cache folder that cannot be made (a read-only home) costs only --resume.
-    if (opts.journal === undefined && !opts.resume && error instanceof FlagError) {
-      io.err(
-        warningLine(
-          options.json,
-          `${error.message}: no journal is kept, so an import killed outright cannot be resumed with --resume`,
-        ),
-      );
-    } else {
-      for (const file of files) file.close();
-      throw error;
-    }
-  }
   const limiter = new RateLimiter(opts.concurrency);
   const counter: ReadCounter = { bytes: 0 };
   let documentTotal: number | undefined;
