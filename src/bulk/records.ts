@@ -1,7 +1,7 @@
 // What a bulk import keeps beside its output, opened before anything is read or sent: the
 // --failed and --uncertain files and the journal, and what the journal of an earlier run says
 // (where a resume starts, what it sent without an answer).
-import { FlagError } from '../errors.js';
+import { FlagError, withHint } from '../errors.js';
 import type { ImportOptions } from './import.js';
 import { InputsFile } from './inputs-file.js';
 import { Journal, readJournal } from './journal.js';
@@ -45,8 +45,11 @@ export function openRecords(
     );
   }
   if (!opts.resume && earlier && !earlier.ended) {
-    throw new FlagError(
-      `an import of ${opts.file} was cut short before it could say how far it got (journal ${journalPath}): continue it with --resume (inputs it may have sent are not sent again), or delete the journal to send every input again`,
+    throw withHint(
+      new FlagError(
+        `an import of ${opts.file} was cut short before it could say how far it got (journal ${journalPath})`,
+      ),
+      'continue it with --resume (inputs it may have sent are not sent again), or delete the journal to send every input again',
     );
   }
   const skip = opts.resume ? (earlier?.reportedThrough ?? 0) : opts.skip;

@@ -77,7 +77,9 @@ describe('pets add --file --resume', () => {
     expect(plain).toEqual({
       code: 2,
       stdout: '',
-      stderr: `error: an import of ${input} was cut short before it could say how far it got (journal ${journal}): continue it with --resume (inputs it may have sent are not sent again), or delete the journal to send every input again\n`,
+      stderr:
+        `error: an import of ${input} was cut short before it could say how far it got (journal ${journal})\n` +
+        'hint: continue it with --resume (inputs it may have sent are not sent again), or delete the journal to send every input again\n',
       prompts: [],
     });
     expect(server.seen).toEqual([]);

@@ -1030,6 +1030,8 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
       prompts: [],
     });
     expect(readFileSync(failed, 'utf8')).toBe(input);
+    // Nothing was uncertain: no file beside it.
+    expect(existsSync(`${failed}.uncertain`)).toBe(false);
   });
 
   it('--failed writes every input not created, as given, ready to run again; --skip resumes', async () => {
