@@ -3,7 +3,7 @@
 // (with the jq expression compiled) before the command reads or sends anything.
 import type { Command } from 'commander';
 import type { GlobalOptions } from '../context.js';
-import { FlagError } from '../errors.js';
+import { FlagError, withHint } from '../errors.js';
 import { prepareJq } from '../render/output.js';
 import type * as z from '../zod.js';
 import type { OutputSpec } from './define.js';
@@ -104,8 +104,9 @@ export async function prepareJsonOutput(
   if (fields && unknown !== undefined) {
     const guess = closest(unknown, fields);
     const meant = guess ? ` (did you mean "${guess}"?)` : '';
-    throw new FlagError(
-      `unknown JSON field "${unknown}"${meant}; fields of store ${path}: ${fields.join(', ')}`,
+    throw withHint(
+      new FlagError(`unknown JSON field "${unknown}" for store ${path}${meant}`),
+      `its fields: ${fields.join(', ')}`,
     );
   }
   if (options.jq !== undefined) await prepareJq(options.jq);

@@ -72,34 +72,40 @@ describe('--json FIELDS', () => {
   it.each([
     [
       ['pets', 'list', '--json', 'nope'],
-      'unknown JSON field "nope" (did you mean "name"?); fields of store pets list: id, name, categoryId, status',
+      'unknown JSON field "nope" for store pets list (did you mean "name"?)',
+      'its fields: id, name, categoryId, status',
     ],
     [
       ['pets', 'list', '--json=id,nmae'],
-      'unknown JSON field "nmae" (did you mean "name"?); fields of store pets list: id, name, categoryId, status',
+      'unknown JSON field "nmae" for store pets list (did you mean "name"?)',
+      'its fields: id, name, categoryId, status',
     ],
     [
       ['messages', 'send', 'hi', '--json', 'id,text'],
-      'unknown JSON field "text"; fields of store messages send: id, message, status, createdAt',
+      'unknown JSON field "text" for store messages send',
+      'its fields: id, message, status, createdAt',
     ],
     [
       ['pets', 'list', '--json=id,,name'],
       '--json takes field names separated by commas (got "id,,name")',
+      undefined,
     ],
     [
       ['completion', 'bash', '--json=id'],
       'store completion prints no JSON data: --json FIELDS does not apply to it',
+      undefined,
     ],
     [
       ['completion', 'bash', '--jq', '.'],
       'store completion prints no JSON data: --jq does not apply to it',
+      undefined,
     ],
-  ])('%j is a usage error, and nothing is sent', async (argv, message) => {
+  ])('%j is a usage error, and nothing is sent', async (argv, message, hint) => {
     const result = await run(argv, { env: env() });
     expect(result).toEqual({
       code: 2,
       stdout: '',
-      stderr: `${JSON.stringify({ error: { code: 'usage_error', message, status: null } })}\n`,
+      stderr: `${JSON.stringify({ error: { code: 'usage_error', message, status: null, hint } })}\n`,
       prompts: [],
     });
     expect(unexpected).toEqual([]);
@@ -140,7 +146,7 @@ describe('--json FIELDS', () => {
     expect(result).toEqual({
       code: 2,
       stdout: '',
-      stderr: `${JSON.stringify({ error: { code: 'usage_error', message: '--jq does not apply to pets add --file; its --json output is NDJSON, one line per input', status: null } })}\n`,
+      stderr: `${JSON.stringify({ error: { code: 'usage_error', message: '--jq does not apply to pets add --file', status: null, hint: 'its --json output is NDJSON, one line per input: pipe it to jq' } })}\n`,
       prompts: [],
     });
   });

@@ -23,7 +23,7 @@ describe('output for scripts, against the sandbox', () => {
       signal: null,
       stdout: '',
       stderr:
-        '{"error":{"code":"usage_error","message":"unknown JSON field \\"nope\\" (did you mean \\"name\\"?); fields of store pets list: id, name, categoryId, status","status":null}}\n',
+        '{"error":{"code":"usage_error","message":"unknown JSON field \\"nope\\" for store pets list (did you mean \\"name\\"?)","status":null,"hint":"its fields: id, name, categoryId, status"}}\n',
     });
     expect(await store(['pets', 'list', '--jq', '.[].name'], { env })).toEqual({
       code: 0,

@@ -10,7 +10,7 @@ import {
 import { defaultJournalPath } from '../../bulk/journal.js';
 import { commandFor } from '../../config/profile-hints.js';
 import type { Context } from '../../context.js';
-import { CancelledError, FlagError, notingMaybeActed } from '../../errors.js';
+import { CancelledError, FlagError, notingMaybeActed, withHint } from '../../errors.js';
 import { noticeLine } from '../../render/bulk-report.js';
 import { renderItem } from '../../render/output.js';
 import { type Int64, type NewPet, PET_STATUSES, Pet, type PetStatus } from '../../schemas.js';
@@ -178,8 +178,9 @@ export async function run(opts: AddOptions, ctx: Context): Promise<void> {
   // One result per input, as it comes, and failures among them: a filter of the whole would
   // hold every line back, one per line would mix with failures.
   if (ctx.options.jq !== undefined) {
-    throw new FlagError(
-      '--jq does not apply to pets add --file; its --json output is NDJSON, one line per input',
+    throw withHint(
+      new FlagError('--jq does not apply to pets add --file'),
+      'its --json output is NDJSON, one line per input: pipe it to jq',
     );
   }
   // `--file - < "$HOME"`: a folder on stdin is an error, not an empty input.
