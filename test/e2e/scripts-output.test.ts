@@ -4,7 +4,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Store } from '../../src/sandbox/store.js';
 import { tempDir } from '../helpers/cli.js';
-import { killAll, startSandbox, store } from '../helpers/process.js';
+import { killAll, processEnv, startSandbox, store } from '../helpers/process.js';
 
 afterEach(killAll);
 
@@ -41,6 +41,17 @@ describe('output for scripts, against the sandbox', () => {
       stdout: '',
       stderr: '{"error":{"code":"jq_error","message":"--jq: x","status":null}}\n',
     });
+  });
+
+  it('gives the filter none of the process’s environment (the key in STORE_API_KEY)', async () => {
+    const env = processEnv({ STORE_API_KEY: 'k-secret-98765' });
+    const result = await store(['help', '--jq', '$ENV | has("STORE_API_KEY"), (env | tostring)'], {
+      env,
+    });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const [has, all] = result.stdout.trimEnd().split('\n');
+    expect(has).toBe('false');
+    expect(all).not.toContain('k-secret-98765');
   });
 
   it('keeps ids above 2^53 exact through --jq', async () => {
