@@ -6,7 +6,7 @@
 import { Argument, type Command, Option } from 'commander';
 import { setCompletion, type Values } from '../completion/hints.js';
 import type { Context } from '../context.js';
-import { FlagError } from '../errors.js';
+import { type ExitCode, FlagError } from '../errors.js';
 import type * as z from '../zod.js';
 import { takes } from './flags.js';
 import { examplesText, helpWidth } from './help/layout.js';
@@ -79,6 +79,9 @@ export interface CommandSpec<
   output?: OutputSpec;
   /** It calls the API: the exit codes of the API's answers (3 to 7) may come from it. */
   network?: boolean;
+  /** Exit codes it gives without calling the API, beyond 0, 1, 2 and 130 (`auth token`: 4
+   * when there is no key). */
+  exitCodes?: readonly ExitCode[];
   /** Lines shown under "Examples:" in --help, without the `$ `. */
   examples: readonly string[];
   /** Rules between flags (one excludes another…): returns the options `run` gets, or throws a
@@ -132,7 +135,10 @@ export interface CommandDefinition {
 
 /** What a registered command, option or argument was declared with (for `store help --json`,
  * the completion scripts, the man page: they read the commander tree). */
-const declared = new WeakMap<object, { output?: OutputSpec; network: boolean }>();
+const declared = new WeakMap<
+  object,
+  { output?: OutputSpec; network: boolean; exitCodes: readonly ExitCode[] }
+>();
 const declaredFlags = new WeakMap<Option | Argument, FlagSpec | ArgSpec>();
 
 /** The --json output a registered command declares (none for nouns, help, completion…). */
@@ -143,6 +149,11 @@ export function outputOf(command: Command): OutputSpec | undefined {
 /** Whether a registered command calls the API. */
 export function usesNetwork(command: Command): boolean {
   return declared.get(command)?.network ?? false;
+}
+
+/** The exit codes a registered command declares beyond those of every command and the API's. */
+export function moreExitCodes(command: Command): readonly ExitCode[] {
+  return declared.get(command)?.exitCodes ?? [];
 }
 
 /** The declaration of a registered option (global ones too) or argument. */
@@ -219,7 +230,11 @@ export function defineCommand<
       const command = parent
         .command(spec.name, { hidden: spec.hidden === true })
         .description(spec.description);
-      declared.set(command, { output: spec.output, network: spec.network === true });
+      declared.set(command, {
+        output: spec.output,
+        network: spec.network === true,
+        exitCodes: spec.exitCodes ?? [],
+      });
       if (spec.output) command.addHelpText('after', jsonFieldsHelp(spec.output));
       command.addHelpText('after', examples(spec.examples));
       for (const [key, arg] of args) {

@@ -80,9 +80,7 @@ export function jsonFieldsHelp(
 ): (context: { error: boolean; command: Command }) => string {
   return ({ error, command }) => {
     const fields = declaredFields(output);
-    const list = fields
-      ? fields.join(', ')
-      : 'whatever the API answers (any field may be named with --json FIELDS)';
+    const list = fields ? fields.join(', ') : 'not described: --json FIELDS takes any name';
     return `\nJSON fields (--json FIELDS, --jq):\n${paragraph(list, helpWidth(command, error), '  ')}`;
   };
 }

@@ -122,6 +122,10 @@ describe('store help --json', () => {
       output: { shape: 'object' },
     });
     expect(doc.commands.find((command) => command.path === 'completion')?.output).toBeNull();
+    // A local command that reads the key declares exit 4 besides.
+    expect(doc.commands.find((command) => command.path === 'auth token')?.exitCodes).toEqual([
+      0, 1, 2, 4, 130,
+    ]);
     expect(doc.globalFlags.map((flag) => flag.name)).toEqual([
       '--version',
       '--profile',

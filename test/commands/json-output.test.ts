@@ -64,6 +64,16 @@ describe('--json FIELDS', () => {
       stderr: '',
       prompts: [],
     });
+    // A message that is not a list of its fields is the message.
+    const sent = api()
+      .post('/v1/messages', '{"message":"hello"}')
+      .reply(
+        201,
+        '{"id":"m1","message":"hello","status":"queued","createdAt":"2026-11-22T10:00:00Z"}',
+      );
+    const send = await run(['messages', 'send', '--json', 'hello'], { env: env() });
+    expect(sent.isDone()).toBe(true);
+    expect(send).toMatchObject({ code: 0, stdout: expect.stringContaining('"message":"hello"') });
     // The command's own fields, where an argument could also stand: fields.
     const again = await run(['profile', 'use', '--json', 'profile', 'staging'], { env: profiles });
     expect(again).toMatchObject({ code: 0, stdout: '{"profile":"staging"}\n' });
@@ -158,7 +168,7 @@ describe('--json FIELDS', () => {
     );
     const orders = await run(['orders', 'list', '--help'], { env: env() });
     expect(orders.stdout).toContain(
-      'JSON fields (--json FIELDS, --jq):\n  whatever the API answers (any field may be named with --json FIELDS)\n',
+      'JSON fields (--json FIELDS, --jq):\n  not described: --json FIELDS takes any name\n',
     );
   });
 });

@@ -1,5 +1,6 @@
 import { noKeyError } from '../../config/profile-hints.js';
 import type { Context } from '../../context.js';
+import { ExitCode } from '../../errors.js';
 import { writeJson } from '../../render/output.js';
 import * as z from '../../zod.js';
 import { defineCommand } from '../define.js';
@@ -16,6 +17,8 @@ export const command = defineCommand({
   name: 'token',
   description: 'Print the API key in use (the only command that shows it unmasked)',
   output: { shape: 'object', fields: Token },
+  // No key, or one the keyring no longer holds.
+  exitCodes: [ExitCode.auth],
   examples: [
     'store auth token',
     'curl -H "Authorization: Bearer $(store auth token)" https://api.animal-store.example/v1/pets',
