@@ -269,7 +269,7 @@ complete -c store -n '__store_at "" 0' -a 'help' -d 'Show help for a command, or
 # store pets
 complete -c store -n '__store_at "pets" 0' -a 'list' -d 'List animals'
 complete -c store -n '__store_at "pets" 0' -a 'add' -d 'Add an animal (on a terminal, asks for what is missing), or every animal in a file'
-complete -c store -n '__store_at "pets" 0' -a 'get' -d 'Show one animal (deprecated: use `store pets list --status`)'
+complete -c store -n '__store_at "pets" 0' -a 'get' -d 'Show one animal (deprecated: removed on 2030-12-05)'
 complete -c store -n '__store_at "pets" 0' -a 'help' -d 'display help for command'
 
 # store pets list
@@ -342,8 +342,8 @@ complete -c store -n '__store_at "profile remove" 0' -a '(__store_profiles)'
 complete -c store -n '__store_at "profile help" 0' -a 'list use set remove'
 
 # store api
-complete -c store -n '__store_in "api"' -s X -l method -x -a 'GET HEAD POST PUT PATCH DELETE' -d 'the HTTP method (default: GET, or POST with fields or --input)'
-complete -c store -n '__store_in "api"' -s f -l raw-field -x -d 'a string field of the JSON body (a query parameter for GET); repeatable'
+complete -c store -n '__store_in "api"' -s X -l method -x -a 'GET HEAD POST PUT PATCH DELETE' -d 'the HTTP method; default GET, but POST when fields or --input are given (-X GET -f status=sold sends fields as query parameters)'
+complete -c store -n '__store_in "api"' -s f -l raw-field -x -d 'a string field of the JSON body (a query parameter with -X GET); without -X, fields send a POST; repeatable'
 complete -c store -n '__store_in "api"' -s F -l field -x -d 'a typed field: numbers, true, false, null, @file for a file’s contents; repeatable'
 complete -c store -n '__store_in "api"' -l input -r -F -d 'the request body from a file (- for stdin), sent as it is'
 complete -c store -n '__store_in "api"' -s H -l header -x -d 'an extra request header, \'Name: value\'; repeatable'
@@ -380,7 +380,7 @@ complete -c store -n '__store_at "help" 0' -a 'formatting' -d 'table, tab-separa
 # store help pets
 complete -c store -n '__store_at "help pets" 0' -a 'list' -d 'List animals'
 complete -c store -n '__store_at "help pets" 0' -a 'add' -d 'Add an animal (on a terminal, asks for what is missing), or every animal in a file'
-complete -c store -n '__store_at "help pets" 0' -a 'get' -d 'Show one animal (deprecated: use `store pets list --status`)'
+complete -c store -n '__store_at "help pets" 0' -a 'get' -d 'Show one animal (deprecated: removed on 2030-12-05)'
 
 # store help messages
 complete -c store -n '__store_at "help messages" 0' -a 'send' -d 'Send a message (the text from the argument, or from stdin)'

@@ -201,6 +201,7 @@ export function createContext(
         beforeRequest: (writes, root) => announce(resolved, writes, root),
         // A key given for this call (auth login) is not the profile's: no hint about it.
         authHint: overrides.apiKey === undefined ? rejectedKeyHint(resolved) : undefined,
+        unreachableHint: sandboxHint(resolved),
       });
       return client;
     },
@@ -222,4 +223,10 @@ function urlSources(resolved: ResolvedProfile): { base: string; messages: string
     base: baseUrlSource === 'env' ? 'STORE_BASE_URL' : inProfile('base URL'),
     messages: messagesUrlSource === 'profile' ? inProfile('messages URL') : messagesUrlSource,
   };
+}
+
+/** The built-in sandbox profile, at its own URL: nothing answers there until it is started. */
+function sandboxHint(resolved: ResolvedProfile): string | undefined {
+  if (resolved.name !== 'sandbox' || resolved.baseUrlSource === 'env') return undefined;
+  return 'is the sandbox running? start it with `store sandbox` in another terminal';
 }

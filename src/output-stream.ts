@@ -2,7 +2,7 @@
 // instead of thrown, later writes dropped, and writes that can be waited for — room for more
 // (back-pressure, so that a long output is held in a buffer, not whole in memory) and every
 // byte handed to the system (so that a failure after the last write still sets the exit code).
-const { getSystemErrorMessage } = process.getBuiltinModule('node:util');
+import { fileProblem } from './file-errors.js';
 
 /** What a GuardedOutput needs of a stream: Node's Writable, or a stand-in in tests. */
 export interface OutputStream {
@@ -91,14 +91,6 @@ export class GuardedOutput {
 
 /** `no space left on device (ENOSPC)`: why output could not be written, in one phrase. */
 export function describeWriteError(error: NodeJS.ErrnoException): string {
-  let text = error.message;
-  if (typeof error.errno === 'number') {
-    try {
-      text = getSystemErrorMessage(error.errno);
-    } catch {
-      // Not a system error number: the message as it is.
-    }
-  }
-  text = text.charAt(0).toLowerCase() + text.slice(1);
+  const text = fileProblem(error);
   return error.code ? `${text} (${error.code})` : text;
 }

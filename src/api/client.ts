@@ -72,8 +72,10 @@ export interface ApiClientOptions {
   /** Called before each request: whether it may change data (any method but GET, HEAD,
    * OPTIONS), and which base URL it is under (the messages URL may be another host). */
   beforeRequest?: (writes: boolean, root: 'api' | 'messages') => void;
-  /** Added to the message of a 401 or 403 answer: where the key came from, how to replace it. */
+  /** The hint of a 401 or 403 answer: where the key came from, how to replace it. */
   authHint?: string;
+  /** The hint when the host cannot be reached at all (the sandbox: how to start it). */
+  unreachableHint?: string;
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -189,6 +191,9 @@ export class ApiClient {
         // attempts, and a notice with the status (a bulk add then sends fewer at once).
         const status = error instanceof NetworkError ? error.proxyStatus : undefined;
         if (!anotherAfter(attempt, status) || !retriesFailure(method, error)) {
+          if (error instanceof NetworkError && error.unreachable) {
+            withHint(error, this.options.unreachableHint);
+          }
           throw withAttempts(error, attempt);
         }
         const reason = (error as Error).message;

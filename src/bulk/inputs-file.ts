@@ -5,6 +5,7 @@ const { closeSync, unlinkSync, writeSync } = process.getBuiltinModule('node:fs')
 
 import { NotRegularFileError, openRegularForWriting } from '../config/safe-fs.js';
 import { FlagError } from '../errors.js';
+import { fileProblem } from '../file-errors.js';
 import { JsonDepthError, stringifyJson } from '../json.js';
 import type { Input } from './read-inputs.js';
 
@@ -17,8 +18,7 @@ export function cannotWrite(flag: string, path: string, error: unknown): FlagErr
       error.kind === 'not a regular file' ? error.kind : `${error.kind}, not a regular file`;
     return new FlagError(`cannot write ${flag} ${path}: it is ${what}`);
   }
-  const code = (error as NodeJS.ErrnoException).code;
-  return new FlagError(`cannot write ${flag} ${path}${code ? ` (${code})` : ''}`);
+  return new FlagError(`cannot write ${flag} ${path}: ${fileProblem(error)}`);
 }
 
 export class InputsFile {

@@ -19,6 +19,7 @@ import {
 } from '../config/safe-fs.js';
 import type { Env } from '../env.js';
 import { FlagError } from '../errors.js';
+import { fileProblem } from '../file-errors.js';
 import { cannotWrite } from './inputs-file.js';
 
 const HEADER = 'store pets add journal 1';
@@ -102,7 +103,7 @@ export function readJournal(file: string): JournalState | undefined {
     const code = (error as NodeJS.ErrnoException).code;
     // A file where a folder of the path should be: no journal there either.
     if (code === 'ENOTDIR') return undefined;
-    throw new FlagError(`cannot read --journal ${file}${code ? ` (${code})` : ''}`);
+    throw new FlagError(`cannot read --journal ${file}: ${fileProblem(error)}`);
   }
   if (found === undefined) return undefined;
   const state = parseJournal(found.text);

@@ -9,6 +9,7 @@ import { FILES, words } from '../completion/hints.js';
 import { quote } from '../config/quote.js';
 import type { Context } from '../context.js';
 import { CancelledError, CliError, ExitCode, FlagError, notingMaybeActed } from '../errors.js';
+import { fileProblem } from '../file-errors.js';
 import { parseJson, stringifyJson } from '../json.js';
 import { readAllBytes, utf8Text } from '../reading.js';
 import { writeJson } from '../render/output.js';
@@ -27,6 +28,7 @@ const RESERVED_HEADERS = new Set(['authorization', 'host', 'content-length', 'tr
 const CONNECTION_HEADERS = new Set(['expect', 'keep-alive', 'upgrade']);
 
 const METHOD = /^[A-Za-z]+$/;
+const CONTROL = /[\x00-\x1f\x7f-\x9f]/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 const repeatable = z._default(z.array(z.string()), []);
@@ -51,6 +53,12 @@ export const command = defineCommand({
       schema: z.string().check(
         z.minLength(1, 'the path must not be empty'),
         z.refine((text: string) => !hasUnreadableBytes(text), notUtf8('the path')),
+        // The URL parser drops tab, CR and LF silently (`/pets\r\nX: y` went as /petsX:%20y):
+        // a path with any control character is refused, not sent as something else.
+        z.refine(
+          (text: string) => !CONTROL.test(text),
+          'the path must not contain control characters (CR, LF, tab, escape…)',
+        ),
       ),
       complete: words(SPEC_PATHS),
     },
@@ -58,7 +66,8 @@ export const command = defineCommand({
   flags: {
     method: {
       flags: '-X, --method <method>',
-      description: 'the HTTP method (default: GET, or POST with fields or --input)',
+      description:
+        'the HTTP method; default GET, but POST when fields or --input are given (-X GET -f status=sold sends fields as query parameters)',
       schema: z.optional(
         z.string().check(
           z.regex(METHOD, '--method must be an HTTP method such as GET or PUT'),
@@ -72,7 +81,8 @@ export const command = defineCommand({
     },
     rawField: {
       flags: '-f, --raw-field <key=value>',
-      description: 'a string field of the JSON body (a query parameter for GET); repeatable',
+      description:
+        'a string field of the JSON body (a query parameter with -X GET); without -X, fields send a POST; repeatable',
       schema: repeatable,
       repeatable: true,
     },
@@ -110,6 +120,7 @@ export const command = defineCommand({
   examples: [
     // Quoted: zsh and fish read an unquoted ? as a wildcard and stop at "no matches".
     "store api '/pets?limit=5'",
+    'store api -X GET /pets -f status=sold',
     'store api -X POST /pets -f name=Rex -F categoryId=1',
     'store api -X DELETE /pets/7',
     'store api /pets/7 -i',
@@ -282,8 +293,7 @@ async function readInput(file: string, ctx: Context): Promise<Buffer> {
     }
   } catch (error) {
     if (error instanceof CancelledError || error instanceof FlagError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new FlagError(`cannot read ${sanitize(file)}${code ? ` (${code})` : ''}`);
+    throw new FlagError(`cannot read ${sanitize(file)}: ${fileProblem(error)}`);
   }
 }
 

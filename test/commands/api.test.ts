@@ -529,7 +529,10 @@ describe('store api', () => {
       ['-X', 'connect'],
       'error: --method CONNECT opens a tunnel through a proxy; it is not a request store can send\n',
     ],
-    [['--input', '/nonexistent/file'], 'error: cannot read /nonexistent/file (ENOENT)\n'],
+    [
+      ['--input', '/nonexistent/file'],
+      'error: cannot read /nonexistent/file: no such file or directory\n',
+    ],
   ])('refuses %j with exit 2 and sends nothing', async (flags, stderr) => {
     const result = await run(['api', '/pets', ...flags], { env: env() });
     expect(result).toEqual({ code: 2, stdout: '', stderr, prompts: [] });

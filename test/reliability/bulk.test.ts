@@ -928,7 +928,7 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     expect(result).toEqual({
       code: 2,
       stdout: '',
-      stderr: `error: cannot write --failed ${failed} (ENOENT)\n`,
+      stderr: `error: cannot write --failed ${failed}: no such file or directory\n`,
       prompts: [],
     });
     expect(server.seen).toHaveLength(0);

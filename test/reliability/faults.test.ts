@@ -605,7 +605,7 @@ describe('bad responses', () => {
       code: 0,
       stdout: `${PET}\n`,
       stderr:
-        "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; use 'store pets list --status <status>' instead\n",
+        "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; after that the service has no lookup by id: find the animal in 'store pets list --status <status>'\n",
       prompts: [],
     });
   });
@@ -616,7 +616,7 @@ describe('bad responses', () => {
     );
     const result = await run(['pets', 'get', '1', '--json'], { env: envFor(server.url) });
     expect(result.stderr).toBe(
-      "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; use 'store pets list --status <status>' instead\n" +
+      "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; after that the service has no lookup by id: find the animal in 'store pets list --status <status>'\n" +
         'warning: the API marks GET /pets/1 as deprecated; it will be removed on 2030-06-01\n',
     );
   });
@@ -631,7 +631,7 @@ describe('bad responses', () => {
     const zero = envFor(server.url, { STORE_NO_DEPRECATION_WARNINGS: '0' });
     const warned = await run(['pets', 'get', '1', '--json'], { env: zero });
     expect(warned.stderr).toBe(
-      "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; use 'store pets list --status <status>' instead\n" +
+      "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; after that the service has no lookup by id: find the animal in 'store pets list --status <status>'\n" +
         'warning: the API marks GET /pets/1 as deprecated; it will be removed on 2030-06-01\n',
     );
   });
@@ -640,7 +640,7 @@ describe('bad responses', () => {
     const server = await faultServer((_req, res) => reply(res, 200, PET, { deprecation: 'true' }));
     const result = await run(['pets', 'get', '1', '--json'], { env: envFor(server.url) });
     expect(result.stderr).toBe(
-      "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; use 'store pets list --status <status>' instead\n",
+      "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; after that the service has no lookup by id: find the animal in 'store pets list --status <status>'\n",
     );
   });
 

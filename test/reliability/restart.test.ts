@@ -227,7 +227,7 @@ describe('pets add --file, where it restarts (in-process, the restart stood in f
       restartWithV8Flags,
     });
     expect(result).toMatchObject({ code: 2, stdout: '' });
-    expect(result.stderr).toContain(`cannot read --file ${missing} (ENOENT)`);
+    expect(result.stderr).toContain(`cannot read --file ${missing}: no such file or directory`);
     expect(asked).toEqual([]);
   });
 

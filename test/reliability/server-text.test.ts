@@ -102,7 +102,7 @@ describe('answers and inputs at the edges of what the client expects', () => {
     expect(result).toEqual({
       code: 2,
       stdout: '',
-      stderr: `error: cannot read --file ${dir} (EISDIR)\n`,
+      stderr: `error: cannot read --file ${dir}: it is a directory\n`,
       prompts: [],
     });
   });

@@ -11,6 +11,7 @@ import { defaultJournalPath } from '../../bulk/journal.js';
 import { commandFor } from '../../config/profile-hints.js';
 import type { Context } from '../../context.js';
 import { CancelledError, FlagError, notingMaybeActed, withHint } from '../../errors.js';
+import { fileProblem } from '../../file-errors.js';
 import { noticeLine } from '../../render/bulk-report.js';
 import { renderItem } from '../../render/output.js';
 import { type Int64, type NewPet, PET_STATUSES, Pet, type PetStatus } from '../../schemas.js';
@@ -340,7 +341,7 @@ async function openInput(
   ctx: Context,
 ): Promise<{ stream: Readable; bytes?: number }> {
   if (file === '-') return { stream: ctx.io.stdin, bytes: stdinFileSize(ctx.io.stdin) };
-  let code: string | undefined;
+  let problem: string;
   try {
     const handle = await openUntilCtrlC(file, ctx.signal);
     const stats = await handle.stat();
@@ -351,10 +352,10 @@ async function openInput(
       };
     }
     await handle.close();
-    code = 'EISDIR';
+    problem = 'it is a directory';
   } catch (error) {
     if (error instanceof CancelledError) throw error;
-    code = (error as NodeJS.ErrnoException).code;
+    problem = fileProblem(error);
   }
-  throw new FlagError(`cannot read --file ${file}${code ? ` (${code})` : ''}`);
+  throw new FlagError(`cannot read --file ${file}: ${problem}`);
 }

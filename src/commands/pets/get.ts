@@ -6,8 +6,10 @@ import { defineCommand } from '../define.js';
 import { int64Flag } from '../flags.js';
 import { PET_COLUMNS } from './columns.js';
 
+// The service names `GET /pets?status=` as the replacement; it lists, it does not look up by
+// id: said as it is, so nobody looks there for a lookup that is not.
 export const DEPRECATION_WARNING =
-  "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; use 'store pets list --status <status>' instead";
+  "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; after that the service has no lookup by id: find the animal in 'store pets list --status <status>'";
 
 export interface GetOptions {
   petId: Int64;
@@ -15,7 +17,7 @@ export interface GetOptions {
 
 export const command = defineCommand({
   name: 'get',
-  description: 'Show one animal (deprecated: use `store pets list --status`)',
+  description: 'Show one animal (deprecated: removed on 2030-12-05)',
   args: { petId: { name: '<petId>', description: 'the animal’s id', schema: int64Flag('petId') } },
   mcp: { access: 'read' },
   output: { shape: 'object', fields: Pet },

@@ -611,7 +611,7 @@ describe('store pets add --file', () => {
     expect(result).toEqual({
       code: 2,
       stdout: '',
-      stderr: `error: cannot read --file ${path} (ENOENT)\n`,
+      stderr: `error: cannot read --file ${path}: no such file or directory\n`,
       prompts: [],
     });
   });
@@ -622,7 +622,7 @@ describe('store pets add --file', () => {
     expect(result).toEqual({
       code: 2,
       stdout: '',
-      stderr: `error: cannot read --file ${dir} (EISDIR)\n`,
+      stderr: `error: cannot read --file ${dir}: it is a directory\n`,
       prompts: [],
     });
   });
