@@ -85,7 +85,7 @@ export function openRecords(
       throw error;
     }
     warn(
-      `${error.message}: no journal is kept, so an import killed outright cannot be resumed with --resume`,
+      `${error.message}; no journal is kept, so an import killed outright cannot be resumed with --resume`,
     );
   }
   return { skip, sentBefore, failedFile, uncertainFile, uncertainFileName, files, journal };

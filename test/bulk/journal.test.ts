@@ -165,7 +165,7 @@ describe('pets add --file --resume', () => {
       code: 0,
       stdout: '{"id":1,"name":"p1","categoryId":1}\n',
       stderr:
-        `{"warning":{"message":"cannot write --journal ${journal} (ENOTDIR): no journal is kept, so an import killed outright cannot be resumed with --resume"}}\n` +
+        `{"warning":{"message":"cannot write --journal ${journal}: not a directory; no journal is kept, so an import killed outright cannot be resumed with --resume"}}\n` +
         '{"summary":{"created":1,"failed":0,"uncertain":0,"notSent":0}}\n',
       prompts: [],
     });
