@@ -66,6 +66,9 @@ export interface ImportOptions {
 export interface ImportSetting {
   journalPath?: string;
   inputBytes?: number;
+  /** The input file's size and time of change (`SIZE MTIME`), when it is a file: a resume
+   * of another file under its name is refused. */
+  inputFile?: string;
   /** The input may be large and the process could not restart under BULK_V8_FLAGS. */
   sizeHeapAtRunTime?: boolean;
 }
@@ -131,8 +134,10 @@ export async function importPets(
   const { io, options, signal } = ctx;
   if (setting.sizeHeapAtRunTime) setV8Flags('--optimize-for-size');
   const { skip, sentBefore, failedFile, uncertainFile, uncertainFileName, files, journal } =
-    openRecords(opts, opts.dryRun ? undefined : setting.journalPath, (message) =>
-      io.err(warningLine(options.json, message)),
+    openRecords(
+      opts,
+      { path: opts.dryRun ? undefined : setting.journalPath, input: setting.inputFile },
+      (message) => io.err(warningLine(options.json, message)),
     );
   const limiter = new RateLimiter(opts.concurrency);
   const counter: ReadCounter = { bytes: 0 };

@@ -32,6 +32,9 @@ export interface JournalState {
   sentUnreported: Set<number>;
   /** Whether the import ended in a known state (`end`): otherwise it was killed. */
   ended: boolean;
+  /** The input file when the import began (`input SIZE MTIME`): input numbers mean the same
+   * only in the same file. */
+  input?: string;
 }
 
 /** The state in `text`; undefined when it is no journal. A last line cut short (the process
@@ -43,16 +46,18 @@ export function parseJournal(text: string): JournalState | undefined {
   let reportedThrough = 0;
   const sent = new Set<number>();
   let ended = false;
+  let input: string | undefined;
   for (const line of lines.slice(1)) {
     const space = line.indexOf(' ');
     const word = space === -1 ? line : line.slice(0, space);
     const n = Number(line.slice(space + 1));
     ended = word === 'end';
-    if (word === 's') sent.add(n);
+    if (word === 'input') input = line.slice(space + 1);
+    else if (word === 's') sent.add(n);
     else if (word === 'r' || word === 'skip') reportedThrough = Math.max(reportedThrough, n);
   }
   const sentUnreported = new Set([...sent].filter((n) => n > reportedThrough));
-  return { reportedThrough, sentUnreported, ended };
+  return { reportedThrough, sentUnreported, ended, ...(input === undefined ? {} : { input }) };
 }
 
 /**
@@ -122,14 +127,15 @@ export class Journal {
   /** Opens the journal: a new one (emptied) recording `skip`, or the one resumed. */
   constructor(
     readonly path: string,
-    how: { resume: boolean; skip: number },
+    how: { resume: boolean; skip: number; input?: string },
   ) {
     try {
       makeFolders(dirname(path), 0o700);
       this.fd = openRegularForWriting(path, { append: true, mode: 0o600 });
       if (!how.resume) {
         fs.ftruncateSync(this.fd);
-        this.line(`${HEADER}\nskip ${how.skip}\n`);
+        const input = how.input === undefined ? '' : `input ${how.input}\n`;
+        this.line(`${HEADER}\nskip ${how.skip}\n${input}`);
       }
     } catch (error) {
       throw cannotWrite('--journal', path, error);

@@ -33,9 +33,10 @@ export interface ImportRecords {
  */
 export function openRecords(
   opts: ImportOptions,
-  journalPath: string | undefined,
+  journal: { path: string | undefined; input: string | undefined },
   warn: (message: string) => void,
 ): ImportRecords {
+  const journalPath = journal.path;
   const earlier = journalPath === undefined ? undefined : readJournal(journalPath);
   if (opts.resume && earlier === undefined) {
     throw new FlagError(
@@ -50,6 +51,15 @@ export function openRecords(
         `an import of ${opts.file} was cut short before it could say how far it got (journal ${journalPath})`,
       ),
       'continue it with --resume (inputs it may have sent are not sent again), or delete the journal to send every input again',
+    );
+  }
+  // Another file under the same name (edited, replaced): its inputs are not those numbered.
+  if (opts.resume && earlier?.input !== undefined && earlier.input !== journal.input) {
+    throw withHint(
+      new FlagError(
+        `--resume: ${opts.file} changed since the import began (journal ${journalPath})`,
+      ),
+      'resuming would skip or send the wrong inputs; put the file back as it was, or delete the journal and use --skip',
     );
   }
   const skip = opts.resume ? (earlier?.reportedThrough ?? 0) : opts.skip;
@@ -72,12 +82,12 @@ export function openRecords(
   const failedFile = open('--failed', opts.failed);
   const uncertainFileName = opts.dryRun ? undefined : uncertainPath(opts);
   const uncertainFile = open('--uncertain', uncertainFileName);
-  let journal: Journal | undefined;
+  let kept: Journal | undefined;
   try {
-    journal =
+    kept =
       journalPath === undefined
         ? undefined
-        : new Journal(journalPath, { resume: opts.resume, skip });
+        : new Journal(journalPath, { resume: opts.resume, skip, input: journal.input });
   } catch (error) {
     // One in the cache folder that cannot be made (a read-only home) costs only --resume.
     if (!(opts.journal === undefined && !opts.resume && error instanceof FlagError)) {
@@ -88,5 +98,5 @@ export function openRecords(
       `${error.message}; no journal is kept, so an import killed outright cannot be resumed with --resume`,
     );
   }
-  return { skip, sentBefore, failedFile, uncertainFile, uncertainFileName, files, journal };
+  return { skip, sentBefore, failedFile, uncertainFile, uncertainFileName, files, journal: kept };
 }

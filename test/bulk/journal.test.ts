@@ -1,7 +1,7 @@
 // The journal of `pets add --file` and `--resume`: what a run cut short at any moment (kill -9)
 // left, and how the next run continues from it without sending an input twice.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultJournalPath, parseJournal } from '../../src/bulk/journal.js';
@@ -143,11 +143,13 @@ describe('pets add --file --resume', () => {
     );
     while (server.seen.length < 1) await new Promise((resolve) => setTimeout(resolve, 10));
     const journal = defaultJournalPath(env, input, server.url) as string;
+    const { size, mtimeMs } = statSync(input);
+    const begun = `${HEADER}skip 0\ninput ${size} ${Math.trunc(mtimeMs)}\n`;
     // Written before the request left.
-    expect(readFileSync(journal, 'utf8')).toBe(`${HEADER}skip 0\ns 1\n`);
+    expect(readFileSync(journal, 'utf8')).toBe(`${begun}s 1\n`);
     controller.abort();
     expect((await pending).code).toBe(130);
-    expect(readFileSync(journal, 'utf8')).toBe(`${HEADER}skip 0\ns 1\nr 1\nend\n`);
+    expect(readFileSync(journal, 'utf8')).toBe(`${begun}s 1\nr 1\nend\n`);
   });
 
   it('goes on without a journal, saying so, when the cache folder cannot be written', async () => {
@@ -169,6 +171,31 @@ describe('pets add --file --resume', () => {
         '{"summary":{"created":1,"failed":0,"uncertain":0,"notSent":0}}\n',
       prompts: [],
     });
+  });
+
+  it('refuses to resume an import of a file that changed since it began: exit 2, nothing sent', async () => {
+    const server = await creatingServer();
+    const dir = tempDir();
+    const input = join(dir, 'animals.ndjson');
+    writeFileSync(input, linesOf(3));
+    const journal = join(dir, 'import.journal');
+    const { size, mtimeMs } = statSync(input);
+    writeFileSync(journal, `${HEADER}skip 0\ninput ${size} ${Math.trunc(mtimeMs)}\ns 1\nr 1\n`);
+    // A line inserted at the top: input 2 is now what input 1 was.
+    writeFileSync(input, `{"name":"new","categoryId":1}\n${linesOf(3)}`);
+    const env = baseEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url });
+    const result = await run(['pets', 'add', '--file', input, '--journal', journal, '--resume'], {
+      env,
+    });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        `error: --resume: ${input} changed since the import began (journal ${journal})\n` +
+        'hint: resuming would skip or send the wrong inputs; put the file back as it was, or delete the journal and use --skip\n',
+      prompts: [],
+    });
+    expect(server.seen).toEqual([]);
   });
 
   it('refuses --resume without a journal, and with --skip: exit 2, nothing sent', async () => {

@@ -208,6 +208,7 @@ export async function run(opts: AddOptions, ctx: Context): Promise<void> {
     await importPets(input.stream, ctx, opts, {
       journalPath,
       inputBytes: input.bytes,
+      inputFile: input.identity,
       sizeHeapAtRunTime: !sized,
     });
   } finally {
@@ -339,16 +340,18 @@ async function refuseOutputOverInput(
 async function openInput(
   file: string,
   ctx: Context,
-): Promise<{ stream: Readable; bytes?: number }> {
+): Promise<{ stream: Readable; bytes?: number; identity?: string }> {
   if (file === '-') return { stream: ctx.io.stdin, bytes: stdinFileSize(ctx.io.stdin) };
   let problem: string;
   try {
     const handle = await openUntilCtrlC(file, ctx.signal);
     const stats = await handle.stat();
     if (!stats.isDirectory()) {
+      if (!stats.isFile()) return { stream: handle.createReadStream() };
       return {
         stream: handle.createReadStream(),
-        bytes: stats.isFile() ? stats.size : undefined,
+        bytes: stats.size,
+        identity: `${stats.size} ${Math.trunc(stats.mtimeMs)}`,
       };
     }
     await handle.close();
