@@ -2,7 +2,15 @@
 // when the request itself could not be formed), a response outside 2xx an ApiError from its
 // Error body, or from its status when the body is not one.
 
-import { ApiError, type CliError, FlagError, NetworkError, ResponseError } from '../errors.js';
+import {
+  ApiError,
+  type CliError,
+  FlagError,
+  NetworkError,
+  ResponseError,
+  withHint,
+} from '../errors.js';
+import { fileProblem } from '../file-errors.js';
 import { cutText, parseJson } from '../json.js';
 import { ErrorBody } from '../schemas.js';
 import { statusText } from './status-text.js';
@@ -108,10 +116,11 @@ export function networkError(
       { cause: error, unreachable: refusal, passing: !refusal, proxyStatus: status },
     );
   }
-  let reason = code ? NETWORK_REASONS[code] : undefined;
-  // EPROTO: a handshake with a server that does not speak TLS (plain HTTP on an https URL).
-  if (!reason && code && /CERT|TLS|SSL|^EPROTO$/.test(code)) reason = `TLS error (${code})`;
-  reason ??= code ?? message;
+  const tls = code ? tlsProblem(code) : undefined;
+  let reason = (code ? NETWORK_REASONS[code] : undefined) ?? tls?.reason;
+  // Another of undici's own codes, or llhttp's (HPE_…): what came back was not readable HTTP.
+  if (!reason && code && /^(UND_ERR_|HPE_)/.test(code)) reason = 'its answer is not valid HTTP';
+  reason ??= code && error instanceof Error && 'errno' in error ? fileProblem(error) : message;
   // A proxy that is down or unknown is named: "cannot reach api.example" sends one looking at
   // the service.
   const what =
@@ -120,11 +129,56 @@ export function networkError(
       : code === 'UND_ERR_PRX_CONN'
         ? proxyNamed(url, proxy)
         : failedPeer(url, proxy, error);
-  return new NetworkError(`cannot reach ${what}: ${reason}`, 'network_error', {
+  const failure = new NetworkError(`cannot reach ${what}: ${reason}`, 'network_error', {
     cause: error,
     unreachable: UNREACHABLE_CODES.has(code ?? ''),
     maybeDelivered: started && BROKEN_CODES.has(code ?? ''),
   });
+  return withHint(failure, tls?.hint);
+}
+
+/** The certificate is signed by no authority this machine trusts, or by itself. */
+const UNTRUSTED_CERT_CODES = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
+]);
+const SELF_SIGNED_CODES = new Set(['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN']);
+
+const TRUST_HINT =
+  "if it is your organisation's authority (or a proxy that inspects TLS), give its certificate in NODE_EXTRA_CA_CERTS=/path/to/ca.pem";
+
+/** A TLS failure in words, and what to do where something can be done. Node's codes name the
+ * check that failed (UNABLE_TO_VERIFY_LEAF_SIGNATURE); the user needs what it means. */
+export function tlsProblem(code: string): { reason: string; hint?: string } | undefined {
+  if (UNTRUSTED_CERT_CODES.has(code)) {
+    return {
+      reason: 'its certificate is not signed by an authority this machine trusts',
+      hint: TRUST_HINT,
+    };
+  }
+  if (SELF_SIGNED_CODES.has(code)) {
+    return {
+      reason: 'its certificate is self-signed, and this machine does not trust it',
+      hint: 'to trust it, give the certificate in NODE_EXTRA_CA_CERTS=/path/to/cert.pem',
+    };
+  }
+  if (code === 'CERT_HAS_EXPIRED') return { reason: 'its certificate has expired' };
+  if (code === 'CERT_NOT_YET_VALID') return { reason: 'its certificate is not valid yet' };
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    return { reason: 'its certificate is for another host name' };
+  }
+  // EPROTO: a handshake with a server that does not speak TLS (plain HTTP on an https URL).
+  if (code === 'EPROTO' || code.startsWith('ERR_SSL_')) {
+    return {
+      reason: 'the TLS handshake failed',
+      hint: 'does it speak HTTPS on that port? an http:// URL is for a server that does not',
+    };
+  }
+  if (/CERT|TLS|SSL/.test(code)) return { reason: 'its certificate was refused' };
+  return undefined;
 }
 
 /** "the proxy host:port (for api.example)". */
