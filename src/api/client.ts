@@ -27,6 +27,7 @@ import { errorFromResponse, headerValue } from './errors.js';
 import { KeyRedactor } from './redact.js';
 import {
   backoffMs,
+  httpDateMs,
   type RetryTiming,
   retriesFailure,
   retriesStatus,
@@ -331,10 +332,13 @@ export class ApiClient {
     announcedSunset: string | undefined,
   ): void {
     const { warn } = this.options;
-    const deprecation = headerValue(headers.deprecation);
-    const sunset = headerValue(headers.sunset);
-    if (!warn || (deprecation === undefined && sunset === undefined)) return;
-    const when = sunset ? sunsetDate(sunset) : undefined;
+    if (!warn) return;
+    // Only the RFCs' forms count: a header that is neither is as good as absent, and never
+    // shown (a 15 KB Sunset made a 15 KB line; `Sunset: -1` was read as 2001).
+    const deprecated = DEPRECATION_DATE.test(headerValue(headers.deprecation)?.trim() ?? '');
+    const sunsetMs = httpDateMs(headerValue(headers.sunset)?.trim() ?? '');
+    if (!deprecated && sunsetMs === undefined) return;
+    const when = sunsetMs === undefined ? undefined : new Date(sunsetMs).toISOString().slice(0, 10);
     if (announcedSunset !== undefined && (when === undefined || when === announcedSunset)) return;
     const line = `warning: the API marks ${method} ${this.shownPath(url)} as deprecated${when ? `; it will be removed on ${when}` : ''}`;
     if (this.warned.has(line)) return;
@@ -376,10 +380,8 @@ function lowerCaseKeys(headers: Record<string, string>): Record<string, string> 
 }
 
 /** RFC 8594 Sunset is an HTTP-date; show it as YYYY-MM-DD, or as sent if it does not parse. */
-function sunsetDate(value: string): string {
-  const time = Date.parse(value);
-  return Number.isNaN(time) ? value : new Date(time).toISOString().slice(0, 10);
-}
+/** RFC 9745's Deprecation: a Structured Field Date, `@` and whole seconds since the epoch. */
+const DEPRECATION_DATE = /^@-?\d{1,15}$/;
 
 /** The error, saying how many attempts were made when there was more than one. */
 function withAttempts(error: unknown, attempts: number): unknown {

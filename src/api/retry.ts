@@ -73,6 +73,15 @@ const HTTP_DATE = new RegExp(
   `^(?:${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT|${DAY}[a-z]*, \\d{2}-${MONTH}-\\d{2} ${TIME} GMT|${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4})$`,
 );
 
+/** An HTTP-date (any of its three forms) in ms since the epoch; undefined for anything else,
+ * which Date.parse would read all the same (`-1` as 2001, `Mon 5` as a date long past). */
+export function httpDateMs(text: string): number | undefined {
+  if (!HTTP_DATE.test(text)) return undefined;
+  // asctime's form names no zone, and is GMT: Date.parse would take it as local time.
+  const ms = Date.parse(text.endsWith('GMT') ? text : `${text} GMT`);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
 /** Retry-After in seconds or as an HTTP-date, capped; undefined when absent or unreadable. */
 export function retryAfterMs(
   value: string | string[] | undefined,
@@ -84,8 +93,7 @@ export function retryAfterMs(
   // `-5` or `Mon 5` as dates long past, and so a wait of 0 ms.
   let ms = Number.NaN;
   if (/^\d+$/.test(text)) ms = Number(text) * 1000;
-  // asctime's form names no zone, and is GMT: Date.parse would take it as local time.
-  else if (HTTP_DATE.test(text)) ms = Date.parse(text.endsWith('GMT') ? text : `${text} GMT`) - now;
+  else ms = (httpDateMs(text) ?? Number.NaN) - now;
   if (Number.isNaN(ms)) return undefined;
   return Math.min(Math.max(ms, 0), RETRY_AFTER_CAP_MS);
 }

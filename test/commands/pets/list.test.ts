@@ -407,7 +407,7 @@ describe('store pets list', () => {
   });
 
   it('warns once, not once per attempt, when each retried answer is marked deprecated', async () => {
-    const headers = { deprecation: 'true', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' };
+    const headers = { deprecation: '@1767225600', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' };
     const scope = api().get('/v1/pets').times(2).reply(503, '', headers);
     scope.get('/v1/pets').reply(200, '[]', headers);
     const result = await run(['pets', 'list', '--json'], { env: env() });
