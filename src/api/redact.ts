@@ -1,11 +1,18 @@
 // The API key masked wherever text from or to a server may show it: a server may echo the key
 // (a 401's message), and traces show bodies and headers.
-import { maskKey } from '../config/profiles.js';
+import { BUILTIN_PROFILES, maskKey } from '../config/profiles.js';
 
-/** Keys shorter than this are not looked for in server text: they are words found in data
- * (the sandbox's own key is `sandbox`: a pet named "sandbox bunny" became "**** bunny"), and
- * no secret. */
-const MIN_KEY_SEARCHED = 8;
+/** Keys shorter than this are masked only where they stand alone (`Bearer s3cr3t7`, `"k"`),
+ * not inside a longer word: `auth login` takes none that short, but STORE_API_KEY may hold
+ * one, and it must not be printed in clear either. */
+export const MIN_KEY_SEARCHED = 8;
+
+/** The built-in sandbox's key is published (the README, `store profile list`), and a word
+ * found in data ("sandbox bunny"): nothing to hide. */
+export const PUBLIC_KEY = BUILTIN_PROFILES.sandbox?.apiKey;
+
+/** Characters a key may be made of: an occurrence next to one is part of a longer word. */
+const KEY_CHAR = /[A-Za-z0-9_.~+/=-]/;
 
 export class KeyRedactor {
   constructor(private readonly key: string) {}
@@ -13,14 +20,36 @@ export class KeyRedactor {
   /** The text with every occurrence of the key masked. */
   text(text: string): string {
     const { key } = this;
-    if (key.length < MIN_KEY_SEARCHED) return text;
-    return text.includes(key) ? text.split(key).join(maskKey(key)) : text;
+    if (key === PUBLIC_KEY || key === '' || !text.includes(key)) return text;
+    if (key.length < MIN_KEY_SEARCHED) return this.standingAlone(text);
+    return text.split(key).join(maskKey(key));
+  }
+
+  /** A short key masked where it is a word of its own, not where it is part of one. */
+  private standingAlone(text: string): string {
+    const { key } = this;
+    let out = '';
+    let from = 0;
+    for (let at = text.indexOf(key); at !== -1; at = text.indexOf(key, at + 1)) {
+      const before = text[at - 1] ?? '';
+      const after = text[at + key.length] ?? '';
+      if (at < from || KEY_CHAR.test(before) || KEY_CHAR.test(after)) continue;
+      out += `${text.slice(from, at)}${maskKey(key)}`;
+      from = at + key.length;
+    }
+    return out + text.slice(from);
   }
 
   /** The same for bytes (`store api` prints bodies byte for byte). */
   bytes(body: Buffer): Buffer {
     const { key } = this;
-    if (key.length < MIN_KEY_SEARCHED) return body;
+    if (key === PUBLIC_KEY || key === '') return body;
+    // A key is visible ASCII (auth login, and a header, take nothing else): as latin1, each
+    // byte is one character and comes back the same.
+    if (key.length < MIN_KEY_SEARCHED) {
+      if (body.indexOf(key) === -1) return body;
+      return Buffer.from(this.standingAlone(body.toString('latin1')), 'latin1');
+    }
     const needle = Buffer.from(key);
     const mask = Buffer.from(maskKey(key));
     const parts: Buffer[] = [];

@@ -1,4 +1,5 @@
 import { listPets } from '../../api/pets.js';
+import { MIN_KEY_SEARCHED, PUBLIC_KEY } from '../../api/redact.js';
 import { saveKey } from '../../config/key-store.js';
 import { commandFor } from '../../config/profile-hints.js';
 import { maskKey } from '../../config/profiles.js';
@@ -73,6 +74,14 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
   if (!/^[\x21-\x7e]+$/.test(key)) {
     throw new FlagError(
       'the key contains a character other than visible ASCII, which no request can carry; nothing was saved',
+    );
+  }
+  // A key this short could be masked where a server echoes it only by hiding ordinary words
+  // as well: refused, so that every stored key is one store can keep out of what it shows.
+  // (The sandbox's published key is no secret.)
+  if (key.length < MIN_KEY_SEARCHED && key !== PUBLIC_KEY) {
+    throw new FlagError(
+      `the key is ${key.length} character${key.length === 1 ? '' : 's'} long; store takes keys of ${MIN_KEY_SEARCHED} or more, which it can mask wherever a server shows them; nothing was saved`,
     );
   }
 
