@@ -66,6 +66,23 @@ function checkBinary(file, arch) {
   return bytes;
 }
 
+/**
+ * The entries of a tar stream (`tar` reads `args`, or `input`), each of owner 0:0 and of the
+ * release's time (SOURCE_DATE_EPOCH, which the SBOM states).
+ */
+function checkTarEntries(what, time, args, input) {
+  const listing = sh('tar', ['--list', '--verbose', '--numeric-owner', '--full-time', ...args], {
+    env: { ...process.env, TZ: 'UTC' },
+    input,
+  });
+  const stamp = time.replace('T', ' ').replace(/Z$/, '');
+  for (const line of listing.trim().split('\n')) {
+    const [, owner, , date, clock] = line.split(/\s+/);
+    assert.equal(owner, '0/0', `${what}: ${line}`);
+    assert.equal(`${date} ${clock}`, stamp, `${what}: ${line}`);
+  }
+}
+
 function checkNodeLicence(file) {
   const text = readFileSync(file, 'utf8');
   assert.match(text, /^Node\.js is licensed for use as follows:/, `${file} is not Node's LICENSE`);
@@ -174,9 +191,16 @@ try {
       ['LICENSE', 'LICENSE.node', 'THIRD_PARTY_NOTICES', 'bin/store', ...SHARE].sort(),
     );
     checkNodeLicence(join(dir, name, 'LICENSE.node'));
+    checkTarEntries(name, sbom.metadata.timestamp, [
+      '--gzip',
+      '--file',
+      join(out, `${name}.tar.gz`),
+    ]);
     binaries[arch] = join(dir, name, 'bin', 'store');
     const bytes = checkBinary(binaries[arch], arch);
-    ok(`${name}.tar.gz: its files, Node's LICENSE, a ${arch} binary of ${bytes} bytes`);
+    ok(
+      `${name}.tar.gz: its files (owner 0, the release's time), Node's LICENSE, a ${arch} binary of ${bytes} bytes`,
+    );
   }
 
   // The .debs: their files where Debian puts them; the amd64 one unpacked into a scratch root.
@@ -186,6 +210,12 @@ try {
     assert.equal(fields, `Package: store\nVersion: ${version}\nArchitecture: ${arch}\n`);
     const scratch = join(work, `root-${arch}`);
     sh('dpkg-deb', ['-x', deb, scratch]);
+    checkTarEntries(
+      deb,
+      sbom.metadata.timestamp,
+      [],
+      execFileSync('dpkg-deb', ['--fsys-tarfile', deb], { maxBuffer: 1 << 30 }),
+    );
     assert.deepEqual(filesUnder(scratch), DEB_FILES);
     checkNodeLicence(join(scratch, 'usr/share/doc/store/LICENSE.node'));
     checkBinary(join(scratch, 'usr/bin/store'), arch);
@@ -193,7 +223,9 @@ try {
       gunzipSync(readFileSync(join(scratch, 'usr/share/man/man1/store.1.gz'))).toString(),
       readFileSync(join(root, 'man', 'store.1'), 'utf8'),
     );
-    ok(`store_${version}_linux_${arch}.deb: its files, Node's LICENSE, a ${arch} binary`);
+    ok(
+      `store_${version}_linux_${arch}.deb: its files (owner 0, the release's time), Node's LICENSE, a ${arch} binary`,
+    );
   }
 
   // The amd64 .deb's store, with no node on PATH: the version, a sandbox, a list from it.
