@@ -7,6 +7,7 @@ import { CancelledError } from './errors.js';
 import { GuardedOutput, type OutputStream } from './output-stream.js';
 import { readAll, type TextLimit } from './reading.js';
 import { StatusBoard, type StatusLine } from './render/status.js';
+import { fitLines } from './render/width.js';
 import { colorAllowed, statusLineAllowed, type TTYReadable, terminalColumns } from './terminal.js';
 
 export type { StatusLine };
@@ -140,9 +141,12 @@ export function createIO(parts: IOParts): IOStreams {
       if (stdoutIsTTY) board.afterWrite(text);
     },
     err: (text) => {
+      // On a terminal every line fits its width, wrapped between words (docs/messages.md);
+      // a pipe or a file gets each line whole.
+      const shown = stderrIsTTY ? fitLines(text, parts.stderrColumns()) : text;
       board.beforeWrite();
-      writeErr(text);
-      board.afterWrite(text);
+      writeErr(shown);
+      board.afterWrite(shown);
     },
     status: (text) => board.show(text),
     waiting: (label) => board.waiting(label, parts.spinnerDelayMs),

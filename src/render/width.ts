@@ -207,3 +207,44 @@ function wrapLine(line: string, width: number): string {
   lines.push(current);
   return lines.join('\n');
 }
+
+// One SGR style around a whole line (the dim notice): wrapped inside it, each piece styled.
+const STYLED_LINE = /^(\x1b\[[0-9;]*m)([^\x1b]*)(\x1b\[[0-9;]*m)$/;
+
+/**
+ * Each whole line of `text` laid out for a terminal `width` cells wide: wrapped at spaces, and
+ * a word too long for a line cut in its middle with `…` (a path or URL keeps both ends) rather
+ * than broken across two lines. A last line without its newline yet (a prompt) is left as it
+ * is; so is a line with styles inside it.
+ */
+export function fitLines(text: string, width: number): string {
+  if (!text.includes('\n') || width < 1) return text;
+  const end = text.lastIndexOf('\n');
+  const lines = text
+    .slice(0, end)
+    .split('\n')
+    .map((line) => fitLine(line, width));
+  return `${lines.join('\n')}\n${text.slice(end + 1)}`;
+}
+
+function fitLine(line: string, width: number): string {
+  const styled = STYLED_LINE.exec(line);
+  if (styled) {
+    const [, open, inner, close] = styled as unknown as [string, string, string, string];
+    return fitLine(inner, width)
+      .split('\n')
+      .map((piece) => `${open}${piece}${close}`)
+      .join('\n');
+  }
+  if (line.includes('\x1b') || textWidth(line) <= width) return line;
+  const indent = /^ */.exec(line)?.[0] ?? '';
+  const room = Math.max(width - (indent.length <= width / 2 ? indent.length : 0), 1);
+  const words = line
+    .slice(indent.length)
+    .split(/( +)/)
+    .map((part) =>
+      part.trim() !== '' && textWidth(part) > room ? truncateMiddle(part, room) : part,
+    )
+    .join('');
+  return wrapText(`${indent}${words}`, width);
+}

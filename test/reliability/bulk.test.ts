@@ -587,6 +587,8 @@ describe('pets add --file: what a terminal and a summary show', () => {
       stdin,
       signal: controller.signal,
       tty: { stdin: true, stdout: true, stderr: stderrIsTTY },
+      // Wide enough for the summary on one line (an 80-column one wraps it between words).
+      columns: 120,
     });
     stdin.write(`${lines(1)[0]}\n{"name":"D","cat`);
     while (server.seen.length < 1) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -633,6 +635,7 @@ describe('pets add --file: what a terminal and a summary show', () => {
       env: baseEnv({ NO_COLOR: '1' }),
       stdin: '{"name":"a"}\n{"name":"b"}\n{"name":"c","categoryId":1}\n{"name":"d"}\n',
       tty: { stderr: true },
+      columns: 120,
     });
     const line = (text: string) => `\r\u001b[K${text}`;
     expect(result.code).toBe(3);

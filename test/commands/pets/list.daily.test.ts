@@ -164,9 +164,14 @@ describe('store pets list: honest lists', () => {
   };
   const MORE_20 =
     'Showing the first 20; there may be more: see up to 100 with --limit 100, or narrow it with --status\n';
+  // On an 80-column terminal, wrapped between words (it broke as "…or narr" / "ow it…").
+  const MORE_20_AT_80 = [
+    'Showing the first 20; there may be more: see up to 100 with --limit 100, or',
+    'narrow it with --status',
+  ];
 
   it('on a terminal, 20 rows without --limit: one line saying there may be more', async () => {
-    expect(await stderrOf([], 20, true)).toBe(MORE_20);
+    expect(await stderrOf([], 20, true)).toBe(`${MORE_20_AT_80.join('\n')}\n`);
   });
 
   it('says so when stdout alone is a terminal, as a dim line when stderr is one too', async () => {
@@ -177,7 +182,9 @@ describe('store pets list: honest lists', () => {
       tty: true,
     });
     expect(scope.isDone()).toBe(true);
-    expect(colored.stderr).toBe(`\u001b[2m${MORE_20.trimEnd()}\u001b[22m\n`);
+    expect(colored.stderr).toBe(
+      MORE_20_AT_80.map((line) => `\u001b[2m${line}\u001b[22m\n`).join(''),
+    );
   });
 
   it('counts against the --limit given, and leaves --status out once given', async () => {
@@ -185,7 +192,8 @@ describe('store pets list: honest lists', () => {
       'Showing the first 5; there may be more: see up to 100 with --limit 100\n',
     );
     expect(await stderrOf(['--limit', '100'], 100, true)).toBe(
-      'Showing the first 100; there may be more: the API sends at most 100 at a time, or narrow it with --status\n',
+      'Showing the first 100; there may be more: the API sends at most 100 at a time,\n' +
+        'or narrow it with --status\n',
     );
   });
 

@@ -21,9 +21,10 @@ describe('store profile use', () => {
       expect(await run(['profile', 'use', 'production'], { env, tty })).toEqual({
         code: 0,
         stdout: '',
+        // On an 80-column terminal the note is wrapped between words.
         stderr:
           'Made production the current profile\n' +
-          'note: STORE_PROFILE=staging wins in this shell; `unset STORE_PROFILE` to use production\n',
+          `note: STORE_PROFILE=staging wins in this shell; \`unset STORE_PROFILE\` to use${tty ? '\n' : ' '}production\n`,
         prompts: [],
       });
       expect(readConfig(file)).toEqual({ currentProfile: 'production' });

@@ -1,0 +1,114 @@
+// Every line fits (contract: Third wave: trust): on a terminal, what store writes to stderr is
+// wrapped between words to the terminal's width, a word too long for a line cut with `…`;
+// never a word broken across lines. A pipe gets every line whole.
+import { describe, expect, it } from 'vitest';
+import { fitLines, textWidth } from '../../src/render/width.js';
+import { baseEnv, run } from '../helpers/cli.js';
+import { api, KEY } from '../helpers/http.js';
+import { tooWide, words } from '../helpers/wrap.js';
+
+const WIDTHS = [40, 60, 80] as const;
+const widest = (text: string) => Math.max(...text.split('\n').map(textWidth));
+
+describe('stderr on a terminal', () => {
+  it.each(WIDTHS)(
+    'an error and its hint at %i columns: every word whole, no line wider',
+    async (columns) => {
+      const argv = ['-p', 'stagin', 'pets', 'list'];
+      const piped = await run(argv, { env: baseEnv() });
+      const screen = await run(argv, { env: baseEnv(), tty: true, columns });
+      expect(piped.code).toBe(2);
+      expect(screen.code).toBe(2);
+      // One line in a pipe, as it always was.
+      expect(piped.stderr.split('\n')).toHaveLength(2);
+      expect(widest(screen.stderr)).toBeLessThanOrEqual(columns);
+      expect(tooWide(screen.stderr, columns)).toEqual([]);
+      expect(words(screen.stderr)).toEqual(words(piped.stderr));
+    },
+  );
+
+  it.each(WIDTHS)('the dim "Using profile" line at %i columns', async (columns) => {
+    // It wrapped at 60 columns, by the terminal, mid-word.
+    const env = baseEnv({
+      STORE_API_KEY: KEY,
+      STORE_BASE_URL: 'https://api.animal-store.example/v1',
+      NO_COLOR: '1',
+    });
+    const scope = api().post('/v1/pets').reply(201, '{"id":1,"name":"Rex","categoryId":1}');
+    const result = await run(['pets', 'add', '--name', 'Rex', '--category-id', '1'], {
+      env,
+      tty: true,
+      columns,
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(result.code).toBe(0);
+    const notice =
+      'Using profile production (https://api.animal-store.example/v1, from STORE_BASE_URL)';
+    expect(words(result.stderr)).toEqual(words(notice));
+    expect(widest(result.stderr)).toBeLessThanOrEqual(columns);
+  });
+
+  it('the notice at 60 columns, exactly', async () => {
+    const env = baseEnv({
+      STORE_API_KEY: KEY,
+      STORE_BASE_URL: 'https://api.animal-store.example/v1',
+      NO_COLOR: '1',
+    });
+    const scope = api().post('/v1/pets').reply(201, '{"id":1,"name":"Rex","categoryId":1}');
+    const result = await run(['pets', 'add', '--name', 'Rex', '--category-id', '1'], {
+      env,
+      tty: true,
+      columns: 60,
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(result.stderr).toBe(
+      'Using profile production\n(https://api.animal-store.example/v1, from STORE_BASE_URL)\n',
+    );
+  });
+
+  it('a pipe gets the same lines whole, however long', async () => {
+    const result = await run(['-p', 'stagin', 'pets', 'list'], { env: baseEnv(), columns: 40 });
+    expect(result.stderr).toBe(
+      'error: unknown profile "stagin" (did you mean "staging"?); see `store profile list`, or create it with `store profile set stagin --base-url <url>`\n',
+    );
+  });
+});
+
+describe('fitLines', () => {
+  it('wraps between words, and cuts a word too long for any line in its middle', () => {
+    const url = `https://example.test/${'a'.repeat(60)}/pets`;
+    const fitted = fitLines(`error: cannot reach ${url}: connection refused\n`, 40);
+    expect(fitted).toBe(
+      'error: cannot reach\nhttps://example.test…aaaaaaaaaaaaa/pets:\nconnection refused\n',
+    );
+    expect(widest(fitted)).toBe(40);
+  });
+
+  it('keeps a style around a whole line on each of its pieces', () => {
+    const dim = (text: string) => `\u001b[2m${text}\u001b[22m`;
+    expect(fitLines(`${dim('one two three four')}\n`, 9)).toBe(
+      `${dim('one two')}\n${dim('three')}\n${dim('four')}\n`,
+    );
+  });
+
+  it('leaves a line without its newline yet (a prompt), and text that fits, as they are', () => {
+    expect(fitLines('API key for profile production with a long name: ', 10)).toBe(
+      'API key for profile production with a long name: ',
+    );
+    expect(fitLines('short\nlines\n', 10)).toBe('short\nlines\n');
+  });
+
+  it('measures wide, combining, joined and flag characters as a terminal draws them', () => {
+    // 12 cells each: 6 CJK characters; 12 letters with a combining accent; 6 family emoji
+    // (joined with ZWJ); 6 flags.
+    const wide = '漢字漢字漢字';
+    const combining = 'e\u0301'.repeat(12);
+    const family = '👨‍👩‍👧'.repeat(6);
+    const flags = '🇫🇷'.repeat(6);
+    for (const word of [wide, combining, family, flags]) {
+      expect(textWidth(word)).toBe(12);
+      const text = `${word} ${word} ${word}\n`;
+      expect(fitLines(text, 25)).toBe(`${word} ${word}\n${word}\n`);
+    }
+  });
+});
