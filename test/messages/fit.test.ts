@@ -112,3 +112,38 @@ describe('fitLines', () => {
     }
   });
 });
+
+describe('a table on a terminal, with text of every kind', () => {
+  const NAMES = [
+    'שלום עולם חתול גדול',
+    'مرحبا بالعالم قطة كبيرة',
+    '👨‍👩‍👧 family of three cats',
+    `${'e\u0301'.repeat(3)} combining name here long`,
+    '🇫🇷🇩🇪 flags of two dogs here',
+    'plain ascii name that is long',
+  ];
+  const pets = NAMES.map((name, i) => ({ id: i + 1, name, categoryId: 1, status: 'available' }));
+
+  it.each(WIDTHS)(
+    'at %i columns: every row as wide as the next, none wider, STATUS whole',
+    async (columns) => {
+      const scope = api().get('/v1/pets').reply(200, pets);
+      const result = await run(['pets', 'list'], {
+        env: baseEnv({ STORE_API_KEY: KEY, NO_COLOR: '1' }),
+        tty: true,
+        columns,
+      });
+      expect(scope.isDone()).toBe(true);
+      expect(result.code).toBe(0);
+      const rows = result.stdout.trimEnd().split('\n');
+      expect(rows).toHaveLength(NAMES.length + 1);
+      const widths = rows.slice(1).map(textWidth);
+      expect(new Set(widths).size).toBe(1);
+      expect(Math.max(...rows.map(textWidth))).toBeLessThanOrEqual(columns);
+      // The columns after NAME start at the same cell in every row.
+      const statusAt = (row: string) => textWidth(row.slice(0, row.lastIndexOf('available')));
+      expect(new Set(rows.slice(1).map(statusAt)).size).toBe(1);
+      for (const row of rows.slice(1)) expect(row.endsWith('available')).toBe(true);
+    },
+  );
+});
