@@ -2,7 +2,7 @@
 // flag > environment variable > profile in config > built-in default.
 import { closest } from '../commands/help/suggest.js';
 import type { Env } from '../env.js';
-import { FlagError } from '../errors.js';
+import { FlagError, withHint } from '../errors.js';
 import type { ConfigData, StoredProfile } from './file.js';
 import { quote } from './quote.js';
 import { runningSandboxUrl } from './sandbox-record.js';
@@ -98,12 +98,12 @@ export function unknownProfileError(
   const notes = [via && `set in ${via}`, suggestion && `did you mean ${quote(suggestion)}?`].filter(
     Boolean,
   );
-  let message = `unknown profile ${quote(name)}${notes.length ? ` (${notes.join('; ')})` : ''}`;
-  message += '; see `store profile list`';
+  const message = `unknown profile ${quote(name)}${notes.length ? ` (${notes.join('; ')})` : ''}`;
+  let hint = 'see `store profile list`';
   if (creatable && PROFILE_NAME.test(name)) {
-    message += `, or create it with \`store profile set ${name} --base-url <url>\``;
+    hint += `, or create it with \`store profile set ${name} --base-url <url>\``;
   }
-  return new FlagError(message);
+  return withHint(new FlagError(message), hint);
 }
 
 export function isBuiltin(name: string): boolean {

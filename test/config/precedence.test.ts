@@ -206,7 +206,7 @@ describe('profile selection and precedence', () => {
     expect(result).toEqual({
       code: 2,
       stdout: '',
-      stderr: `error: unknown profile "nope"${via}; see \`store profile list\`, or create it with \`store profile set nope --base-url <url>\`\n`,
+      stderr: `error: unknown profile "nope"${via}\nhint: see \`store profile list\`, or create it with \`store profile set nope --base-url <url>\`\n`,
       prompts: [],
     });
     expect(unexpected).toEqual([]);

@@ -28,23 +28,24 @@ describe('unknownProfileError', () => {
     const error = unknownProfileError('stagin', KNOWN);
     expect(error).toBeInstanceOf(FlagError);
     expect(error.exitCode).toBe(2);
-    expect(error.message).toBe(
-      'unknown profile "stagin" (did you mean "staging"?); see `store profile list`, or create it with `store profile set stagin --base-url <url>`',
+    expect(error.message).toBe('unknown profile "stagin" (did you mean "staging"?)');
+    expect(error.hint).toBe(
+      'see `store profile list`, or create it with `store profile set stagin --base-url <url>`',
     );
   });
 
   it('says where the name came from when it was not typed', () => {
     expect(unknownProfileError('qa', KNOWN, 'STORE_PROFILE').message).toBe(
-      'unknown profile "qa" (set in STORE_PROFILE); see `store profile list`, or create it with `store profile set qa --base-url <url>`',
+      'unknown profile "qa" (set in STORE_PROFILE)',
     );
     expect(unknownProfileError('sandbx', KNOWN, 'STORE_PROFILE').message).toBe(
-      'unknown profile "sandbx" (set in STORE_PROFILE; did you mean "sandbox"?); see `store profile list`, or create it with `store profile set sandbx --base-url <url>`',
+      'unknown profile "sandbx" (set in STORE_PROFILE; did you mean "sandbox"?)',
     );
   });
 
   it('shows an escape sequence in the name as text, and offers no command that would fail', () => {
-    expect(unknownProfileError('stagin\u001b', KNOWN).message).toBe(
-      'unknown profile "stagin\\u001b" (did you mean "staging"?); see `store profile list`',
-    );
+    const error = unknownProfileError('stagin\u001b', KNOWN);
+    expect(error.message).toBe('unknown profile "stagin\\u001b" (did you mean "staging"?)');
+    expect(error.hint).toBe('see `store profile list`');
   });
 });

@@ -19,8 +19,8 @@ describe('stderr on a terminal', () => {
       const screen = await run(argv, { env: baseEnv(), tty: true, columns });
       expect(piped.code).toBe(2);
       expect(screen.code).toBe(2);
-      // One line in a pipe, as it always was.
-      expect(piped.stderr.split('\n')).toHaveLength(2);
+      // An error line and a hint line in a pipe, each whole.
+      expect(piped.stderr.split('\n')).toHaveLength(3);
       expect(widest(screen.stderr)).toBeLessThanOrEqual(columns);
       expect(tooWide(screen.stderr, columns)).toEqual([]);
       expect(words(screen.stderr)).toEqual(words(piped.stderr));
@@ -69,7 +69,7 @@ describe('stderr on a terminal', () => {
   it('a pipe gets the same lines whole, however long', async () => {
     const result = await run(['-p', 'stagin', 'pets', 'list'], { env: baseEnv(), columns: 40 });
     expect(result.stderr).toBe(
-      'error: unknown profile "stagin" (did you mean "staging"?); see `store profile list`, or create it with `store profile set stagin --base-url <url>`\n',
+      'error: unknown profile "stagin" (did you mean "staging"?)\nhint: see `store profile list`, or create it with `store profile set stagin --base-url <url>`\n',
     );
   });
 });

@@ -84,7 +84,7 @@ describe('store pets get', () => {
       code: 2,
       stdout: '',
       stderr:
-        'error: unknown profile "nope"; see `store profile list`, or create it with `store profile set nope --base-url <url>`\n',
+        'error: unknown profile "nope"\nhint: see `store profile list`, or create it with `store profile set nope --base-url <url>`\n',
       prompts: [],
     });
   });

@@ -125,7 +125,7 @@ describe('store pets list: the profile in use', () => {
       code: 2,
       stdout: '',
       stderr:
-        'error: unknown profile "stagin" (set in STORE_PROFILE; did you mean "staging"?); see `store profile list`, or create it with `store profile set stagin --base-url <url>`\n',
+        'error: unknown profile "stagin" (set in STORE_PROFILE; did you mean "staging"?)\nhint: see `store profile list`, or create it with `store profile set stagin --base-url <url>`\n',
       prompts: [],
     });
   });

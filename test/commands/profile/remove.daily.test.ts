@@ -61,7 +61,8 @@ describe('store profile remove', () => {
     expect(await run(['profile', 'remove', 'europ'], { env })).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'error: unknown profile "europ" (did you mean "europe"?); see `store profile list`\n',
+      stderr:
+        'error: unknown profile "europ" (did you mean "europe"?)\nhint: see `store profile list`\n',
       prompts: [],
     });
     expect(readConfig(file)).toEqual(JSON.parse(text));
@@ -72,7 +73,7 @@ describe('store profile remove', () => {
     expect(await run(['profile', 'remove', 'stagin'], { env })).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'error: unknown profile "stagin"; see `store profile list`\n',
+      stderr: 'error: unknown profile "stagin"\nhint: see `store profile list`\n',
       prompts: [],
     });
   });

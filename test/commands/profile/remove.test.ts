@@ -77,7 +77,7 @@ describe('store profile remove', () => {
     expect(result).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'error: unknown profile "nope"; see `store profile list`\n',
+      stderr: 'error: unknown profile "nope"\nhint: see `store profile list`\n',
       prompts: [],
     });
     expect(existsSync(file)).toBe(false);

@@ -61,7 +61,7 @@ describe('store profile use', () => {
       code: 2,
       stdout: '',
       stderr:
-        'error: unknown profile "nope"; see `store profile list`, or create it with `store profile set nope --base-url <url>`\n',
+        'error: unknown profile "nope"\nhint: see `store profile list`, or create it with `store profile set nope --base-url <url>`\n',
       prompts: [],
     });
     expect(readFileSync(file, 'utf8')).toBe(before);
