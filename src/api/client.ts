@@ -121,7 +121,7 @@ export class ApiClient {
 
   constructor(private readonly options: ApiClientOptions) {
     if (!options.apiKey) {
-      throw new AuthError('no API key: run `store auth login` or set STORE_API_KEY');
+      throw withHint(new AuthError('no API key'), 'run `store auth login` or set STORE_API_KEY');
     }
     const sources = options.urlSources ?? { base: 'the base URL', messages: 'the messages URL' };
     this.baseUrl = parseBaseUrl(options.baseUrl, sources.base);

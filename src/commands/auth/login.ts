@@ -60,7 +60,10 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
   if (!opts.withKey && !io.stdinIsTTY) {
     // With the profile in use: the command as it is would log in to another one.
     const login = commandFor(profile, 'auth login --with-key');
-    throw new FlagError(`stdin is not a terminal: pipe the key with \`${login}\``);
+    throw withHint(
+      new FlagError('stdin is not a terminal, and the key is read from it only with --with-key'),
+      `pipe the key with \`${login}\``,
+    );
   }
   // On a terminal the key is typed, so it is read without echo even with --with-key (which
   // would otherwise show it on the screen as it is typed, with no prompt saying what to type).

@@ -212,7 +212,9 @@ describe('store auth login', () => {
     expect({ code, stdout: out.text, stderr: err.text, prompts }).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'error: stdin is not a terminal: pipe the key with `store auth login --with-key`\n',
+      stderr:
+        'error: stdin is not a terminal, and the key is read from it only with --with-key\n' +
+        'hint: pipe the key with `store auth login --with-key`\n',
       prompts: [],
     });
     // stdin was never read.
@@ -231,7 +233,8 @@ describe('store auth login', () => {
       code: 2,
       stdout: '',
       stderr:
-        'error: stdin is not a terminal: pipe the key with `store -p staging auth login --with-key`\n',
+        'error: stdin is not a terminal, and the key is read from it only with --with-key\n' +
+        'hint: pipe the key with `store -p staging auth login --with-key`\n',
       prompts: [],
     });
     expect(existsSync(file)).toBe(false);
