@@ -293,10 +293,12 @@ export class ApiClient {
         this.trace(`! ${issue.path.join('.') || '(body)'}: ${issue.message}`);
       }
       // Under --debug the details are the trace lines just above.
-      const hint = this.tracer.on ? '' : '; run with --debug for details';
-      throw new ResponseError(
-        `the server sent a response of an unexpected shape (HTTP ${status})${hint}`,
-        status,
+      throw withHint(
+        new ResponseError(
+          `the server sent a response of an unexpected shape (HTTP ${status})`,
+          status,
+        ),
+        this.tracer.on ? undefined : 'run with --debug for details',
       );
     }
     // The parsed value, not zod's copy: it keeps the server's key order and unknown fields.

@@ -229,7 +229,7 @@ describe('a write whose fate is unknown says so', () => {
     expect(await run(ADD, { env: envFor(garbled.url) })).toEqual({
       code: 1,
       stdout: '',
-      stderr: `error: the server sent a response of an unexpected shape (HTTP 201); run with --debug for details\nhint: ${note}\n`,
+      stderr: `error: the server sent a response of an unexpected shape (HTTP 201)\nhint: run with --debug for details; ${note}\n`,
       prompts: [],
     });
     // A success with no body at all, where the command needs the animal (or the list).

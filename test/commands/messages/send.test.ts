@@ -34,7 +34,7 @@ describe('store messages send', () => {
       code: 1,
       stdout: '',
       stderr:
-        'error: the server sent a response of an unexpected shape (HTTP 201); run with --debug for details\nhint: the message may have been sent\n',
+        'error: the server sent a response of an unexpected shape (HTTP 201)\nhint: run with --debug for details; the message may have been sent\n',
       prompts: [],
     });
     expect(scope.isDone()).toBe(true);

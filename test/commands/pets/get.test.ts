@@ -45,7 +45,7 @@ describe('store pets get', () => {
     expect(await run(['pets', 'get', '42'], { env: env() })).toEqual({
       code: 1,
       stdout: '',
-      stderr: `${WARNING}error: the server sent a response of an unexpected shape (HTTP 200); run with --debug for details\n`,
+      stderr: `${WARNING}error: the server sent a response of an unexpected shape (HTTP 200)\nhint: run with --debug for details\n`,
       prompts: [],
     });
   });

@@ -342,7 +342,7 @@ describe('store pets list', () => {
       code: 1,
       stdout: '',
       stderr:
-        'error: the server sent a response of an unexpected shape (HTTP 200); run with --debug for details\n',
+        'error: the server sent a response of an unexpected shape (HTTP 200)\nhint: run with --debug for details\n',
       prompts: [],
     });
     const debug = await run(['pets', 'list', '--debug'], { env: env() });
