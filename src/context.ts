@@ -193,7 +193,7 @@ export function createContext(
         timeoutMs: options.timeoutMs,
         env,
         signal: overrides.interruptible === false ? undefined : signal,
-        trace: options.debug ? (line) => io.err(`${sanitize(line)}\n`) : undefined,
+        trace: options.debug ? (line) => io.err(`${sanitize(line)}\n`, true) : undefined,
         warn: deprecationsOn ? warn : undefined,
         timing,
         onRetry: overrides.onRetry ?? onRetry,

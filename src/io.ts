@@ -24,7 +24,9 @@ export interface IOStreams {
   readonly columns: number;
   /** Results; bytes where they must reach stdout as they are (`store api` in a pipe). */
   out(text: string | Uint8Array): void;
-  err(text: string): void;
+  /** Messages; on a terminal each whole line is fitted to its width, unless `asIs` (a --debug
+   * trace, whose bodies and headers are read whole). */
+  err(text: string, asIs?: boolean): void;
   /** Bytes written to stdout and stderr that their streams still hold. */
   readonly pendingOutput: number;
   /**
@@ -140,10 +142,10 @@ export function createIO(parts: IOParts): IOStreams {
       stdout.write(text);
       if (stdoutIsTTY) board.afterWrite(text);
     },
-    err: (text) => {
+    err: (text, asIs = false) => {
       // On a terminal every line fits its width, wrapped between words (docs/messages.md);
       // a pipe or a file gets each line whole.
-      const shown = stderrIsTTY ? fitLines(text, parts.stderrColumns()) : text;
+      const shown = stderrIsTTY && !asIs ? fitLines(text, parts.stderrColumns()) : text;
       board.beforeWrite();
       writeErr(shown);
       board.afterWrite(shown);

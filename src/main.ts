@@ -189,7 +189,7 @@ function report(
   // A stack trace helps only with a bug: an API or usage error is told in full above.
   const internal = !(how.original instanceof CliError);
   if (how.debug && internal && how.original instanceof Error && how.original.stack) {
-    io.err(`${how.original.stack.split('\n').map(sanitize).join('\n')}\n`);
+    io.err(`${how.original.stack.split('\n').map(sanitize).join('\n')}\n`, true);
   }
   return error.exitCode;
 }

@@ -147,3 +147,18 @@ describe('a table on a terminal, with text of every kind', () => {
     },
   );
 });
+
+describe('a --debug trace on a terminal', () => {
+  it('is written whole: a body is read, not fitted to 40 columns', async () => {
+    const body = `[{"id":1,"name":"${'R'.repeat(60)}","categoryId":1}]`;
+    const scope = api().get('/v1/pets').reply(200, body);
+    const result = await run(['pets', 'list', '--debug', '--json'], {
+      env: baseEnv({ STORE_API_KEY: KEY, NO_COLOR: '1' }),
+      tty: true,
+      columns: 40,
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`< ${body}\n`);
+  });
+});
