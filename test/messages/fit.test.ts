@@ -27,8 +27,8 @@ describe('stderr on a terminal', () => {
     },
   );
 
-  it.each(WIDTHS)('the dim "Using profile" line at %i columns', async (columns) => {
-    // It wrapped at 60 columns, by the terminal, mid-word.
+  /** stderr of a `pets add` (it says which profile it writes to) on a terminal this wide. */
+  const addOnScreen = async (columns: number) => {
     const env = baseEnv({
       STORE_API_KEY: KEY,
       STORE_BASE_URL: 'https://api.animal-store.example/v1',
@@ -42,26 +42,20 @@ describe('stderr on a terminal', () => {
     });
     expect(scope.isDone()).toBe(true);
     expect(result.code).toBe(0);
+    return result.stderr;
+  };
+
+  it.each(WIDTHS)('the dim "Using profile" line at %i columns', async (columns) => {
+    // It wrapped at 60 columns, by the terminal, mid-word.
+    const stderr = await addOnScreen(columns);
     const notice =
       'Using profile production (https://api.animal-store.example/v1, from STORE_BASE_URL)';
-    expect(words(result.stderr)).toEqual(words(notice));
-    expect(widest(result.stderr)).toBeLessThanOrEqual(columns);
+    expect(words(stderr)).toEqual(words(notice));
+    expect(widest(stderr)).toBeLessThanOrEqual(columns);
   });
 
   it('the notice at 60 columns, exactly', async () => {
-    const env = baseEnv({
-      STORE_API_KEY: KEY,
-      STORE_BASE_URL: 'https://api.animal-store.example/v1',
-      NO_COLOR: '1',
-    });
-    const scope = api().post('/v1/pets').reply(201, '{"id":1,"name":"Rex","categoryId":1}');
-    const result = await run(['pets', 'add', '--name', 'Rex', '--category-id', '1'], {
-      env,
-      tty: true,
-      columns: 60,
-    });
-    expect(scope.isDone()).toBe(true);
-    expect(result.stderr).toBe(
+    expect(await addOnScreen(60)).toBe(
       'Using profile production\n(https://api.animal-store.example/v1, from STORE_BASE_URL)\n',
     );
   });

@@ -1,14 +1,11 @@
 // Network and TLS failures in words, with a hint where one helps; never a library's raw code
 // as the message (#30, 10).
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { networkError } from '../../src/api/errors.js';
 import { NetworkError } from '../../src/errors.js';
+import { selfSignedCertificate } from '../helpers/certificate.js';
 import { afterThisTest } from '../helpers/cleanup.js';
 import { baseEnv, run } from '../helpers/cli.js';
 
@@ -69,39 +66,11 @@ describe('what a failed connection says', () => {
 });
 
 describe('a server whose certificate this machine does not trust (a real handshake)', () => {
-  let certDir: string;
-  beforeAll(() => {
-    certDir = mkdtempSync(join(tmpdir(), 'store-cert-'));
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-        '-keyout',
-        join(certDir, 'key.pem'),
-        '-out',
-        join(certDir, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
-  });
-  afterAll(() => rmSync(certDir, { recursive: true, force: true }));
+  const certificate = selfSignedCertificate('/CN=127.0.0.1', 'IP:127.0.0.1');
 
   it('says it is self-signed, with NODE_EXTRA_CA_CERTS as the hint; exit 6, text and JSON', async () => {
     const server = createHttpsServer(
-      {
-        key: readFileSync(join(certDir, 'key.pem')),
-        cert: readFileSync(join(certDir, 'cert.pem')),
-      },
+      { key: certificate.key, cert: certificate.cert },
       (_req, res) => res.end('[]'),
     );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,12 +1,11 @@
 // Where the key may go and how the config is kept, as a user's shell meets it: real processes.
-import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { selfSignedCertificate } from '../helpers/certificate.js';
 import { configSetup } from '../helpers/cli.js';
 import { faultServer, listen, reply } from '../helpers/fault-server.js';
 import { BIN, collect, processEnv, store } from '../helpers/process.js';
@@ -71,50 +70,17 @@ describe('the config file', () => {
 });
 
 describe('HTTPS_PROXY, NO_PROXY and loopback', () => {
-  let certDir: string;
-
-  beforeAll(() => {
-    certDir = mkdtempSync(join(tmpdir(), 'store-cert-'));
-    // A throwaway certificate for a made-up host, trusted only by the child process.
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=api.proxy.test',
-        '-addext',
-        'subjectAltName=DNS:api.proxy.test',
-        '-keyout',
-        join(certDir, 'key.pem'),
-        '-out',
-        join(certDir, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
-  });
-
-  afterAll(() => rmSync(certDir, { recursive: true, force: true }));
+  // A throwaway certificate for a made-up host, trusted only by the child process.
+  const certificate = selfSignedCertificate('/CN=api.proxy.test', 'DNS:api.proxy.test');
 
   /** The API at https://api.proxy.test, and a CONNECT proxy that leads there. */
   async function apiBehindProxy() {
     const apiSeen: string[] = [];
     const apiPort = await listen(
-      createHttpsServer(
-        {
-          key: readFileSync(join(certDir, 'key.pem')),
-          cert: readFileSync(join(certDir, 'cert.pem')),
-        },
-        (req, res) => {
-          apiSeen.push(`${req.method} ${req.url} ${req.headers.authorization}`);
-          reply(res, 200, PETS);
-        },
-      ),
+      createHttpsServer({ key: certificate.key, cert: certificate.cert }, (req, res) => {
+        apiSeen.push(`${req.method} ${req.url} ${req.headers.authorization}`);
+        reply(res, 200, PETS);
+      }),
     );
     const tunnels: string[] = [];
     const proxy = createHttpServer((_req, res) => reply(res, 502, ''));
@@ -137,7 +103,7 @@ describe('HTTPS_PROXY, NO_PROXY and loopback', () => {
     processEnv({
       STORE_API_KEY: KEY,
       STORE_BASE_URL: 'https://api.proxy.test/v1',
-      NODE_EXTRA_CA_CERTS: join(certDir, 'cert.pem'),
+      NODE_EXTRA_CA_CERTS: certificate.certFile,
       ...extra,
     });
 
