@@ -2,7 +2,7 @@
 // or extra argument, an unknown flag or command, a flag without its value) are told as every
 // other error of store is, through the hooks commander calls for each, not by rewriting the
 // text it would have printed. Every subcommand is one too (createCommand).
-import { Command, type Option } from 'commander';
+import { Command, type HelpContext, type Option } from 'commander';
 import { quote } from '../config/quote.js';
 import { FlagError, withHint } from '../errors.js';
 import { closest } from './help/suggest.js';
@@ -35,7 +35,7 @@ export class StoreCommand extends Command {
     return withHint(error, `see \`${this.words()} --help\``);
   }
 
-  // The methods below replace commander's own (called by its parser; not in its typings).
+  // The methods below are the hooks commander's parser calls for each usage error it finds.
 
   missingArgument(name: string): never {
     throw this.helpHint(new FlagError(`${this.words()} needs <${name}>`));
@@ -63,15 +63,14 @@ export class StoreCommand extends Command {
     throw meant ? error : this.helpHint(error);
   }
 
-  /** `store pets help bogus`: commander showed the noun's help with exit 2 and no word of why. */
-  _dispatchHelpCommand(name: string | undefined): unknown {
-    if (name !== undefined && !this.commands.some((command) => command.name() === name)) {
-      this.unknownCommand(name);
-    }
-    const own = Command.prototype as unknown as {
-      _dispatchHelpCommand(this: Command, name: string | undefined): unknown;
-    };
-    return own._dispatchHelpCommand.call(this, name);
+  /** `store pets help bogus`: commander shows the noun's help as an error, with no word of
+   * why; the name that is no command is said instead. */
+  override help(context?: HelpContext | ((text: string) => string)): never {
+    const [word, name] = this.args;
+    const known = this.commands.some((command) => command.name() === name);
+    const error = typeof context === 'object' && context.error;
+    if (error && word === 'help' && name !== undefined && !known) this.unknownCommand(name);
+    return super.help(context as HelpContext);
   }
 
   unknownCommand(typed = this.args[0] ?? ''): never {
@@ -87,15 +86,21 @@ export class StoreCommand extends Command {
     );
   }
 
-  _excessArguments(received: string[]): void {
-    if ((this as unknown as { _allowExcessArguments: boolean })._allowExcessArguments) return;
+  /** commander's public way out for every usage error: an extra argument (known by its
+   * code, never by its text) is told in store's words; the others come through the hooks above. */
+  override error(message: string, options?: { exitCode?: number; code?: string }): never {
+    if (options?.code === 'commander.excessArguments') throw this.excessArguments(this.args);
+    return super.error(message, options);
+  }
+
+  private excessArguments(received: readonly string[]): FlagError {
     const expected = this.registeredArguments.length;
     const takes =
       expected === 0
         ? 'takes no arguments'
         : `takes ${expected} argument${expected === 1 ? '' : 's'}`;
     const got = received.map(quote).join(', ');
-    throw this.helpHint(
+    return this.helpHint(
       new FlagError(
         `${this.words()} ${takes} (got ${expected === 0 ? got : `${received.length}: ${got}`})`,
       ),

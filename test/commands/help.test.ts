@@ -313,6 +313,38 @@ describe('store help <topic>', () => {
     });
   });
 
+  it('names the word under a noun\'s help that is no command (store pets help bogus)', async () => {
+    expect(await run(['pets', 'help', 'bogus'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: unknown command "bogus"; commands of store pets: ${petsVerbs().join(', ')}\n`,
+      prompts: [],
+    });
+    expect(await run(['pets', 'help', 'lst'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: unknown command "lst" (did you mean "list"?)\n',
+      prompts: [],
+    });
+  });
+
+  it('says what a command takes when it gets extra arguments', async () => {
+    expect(await run(['pets', 'list', 'extra', 'more'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: store pets list takes no arguments (got "extra", "more")\nhint: see `store pets list --help`\n',
+      prompts: [],
+    });
+    expect(await run(['pets', 'get', '1', '2'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: store pets get takes 1 argument (got 2: "1", "2")\nhint: see `store pets get --help`\n',
+      prompts: [],
+    });
+  });
+
   it('keeps commander\'s "did you mean" for an unknown command', async () => {
     expect(await run(['hlep'])).toEqual({
       code: 2,
