@@ -313,7 +313,7 @@ describe('store help <topic>', () => {
     });
   });
 
-  it('names the word under a noun\'s help that is no command (store pets help bogus)', async () => {
+  it("names the word under a noun's help that is no command (store pets help bogus)", async () => {
     expect(await run(['pets', 'help', 'bogus'])).toEqual({
       code: 2,
       stdout: '',
