@@ -215,7 +215,7 @@ describe('answers at the edges (from a mutation audit)', () => {
       code: 1,
       stdout: '',
       stderr:
-        'error: the server sent a response of an unexpected shape (HTTP 200)\nhint: run with --debug for details; the animal may have been created: look with `store pets list` before adding it again\n',
+        'error: the server sent a response of an unexpected shape (HTTP 200)\nhint: run with --debug for details; the animal may have been created: before adding it again, look for it with `store pets list --limit 100` (the service cannot search by name)\n',
       prompts: [],
     });
   });

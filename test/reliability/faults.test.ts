@@ -219,7 +219,7 @@ describe('a write whose fate is unknown says so', () => {
     const cut = await faultServer((req) => req.socket.destroy());
     const garbled = await faultServer((_req, res) => reply(res, 201, '{"id":"one"}'));
     const note =
-      'the animal may have been created: look with `store pets list` before adding it again';
+      'the animal may have been created: before adding it again, look for it with `store pets list --limit 100` (the service cannot search by name)';
     expect(await run(ADD, { env: envFor(cut.url) })).toEqual({
       code: 6,
       stdout: '',
@@ -258,7 +258,7 @@ describe('a write whose fate is unknown says so', () => {
       stdout: '',
       stderr:
         `error: cannot reach ${host}: connection closed unexpectedly\n` +
-        'hint: the animal may have been created: look with `store -p staging pets list` before adding it again\n',
+        'hint: the animal may have been created: before adding it again, look for it with `store -p staging pets list --limit 100` (the service cannot search by name)\n',
       prompts: [],
     });
   });
@@ -269,7 +269,7 @@ describe('a write whose fate is unknown says so', () => {
     );
     const host = new URL(server.url).host;
     const note =
-      'the animal may have been created: look with `store pets list` before adding it again';
+      'the animal may have been created: before adding it again, look for it with `store pets list --limit 100` (the service cannot search by name)';
     expect(await run(['pets', 'list'], { env: envFor(server.url) })).toEqual({
       code: 1,
       stdout: '',
@@ -324,7 +324,7 @@ describe('a write whose fate is unknown says so', () => {
       expect(await run([...ADD, '--json'], { env: envFor(server.url) })).toEqual({
         code: 1,
         stdout: '',
-        stderr: `{"error":{"code":"response_too_large","message":"the response body is larger than 32 MiB; refused","status":${status},"hint":"the animal may have been created: look with \`store pets list\` before adding it again"}}\n`,
+        stderr: `{"error":{"code":"response_too_large","message":"the response body is larger than 32 MiB; refused","status":${status},"hint":"the animal may have been created: before adding it again, look for it with \`store pets list --limit 100\` (the service cannot search by name)"}}\n`,
         prompts: [],
       });
     },
@@ -340,7 +340,7 @@ describe('a write whose fate is unknown says so', () => {
       code: 130,
       stdout: '',
       stderr:
-        'error: interrupted\nhint: the animal may have been created: look with `store pets list` before adding it again\n',
+        'error: interrupted\nhint: the animal may have been created: before adding it again, look for it with `store pets list --limit 100` (the service cannot search by name)\n',
       prompts: [],
     });
     // A POST answered 429 was not acted on: Ctrl-C during the wait before sending it again.
@@ -376,7 +376,7 @@ describe('a write whose fate is unknown says so', () => {
       code: 130,
       stdout: '',
       stderr:
-        'error: interrupted\nhint: the animal may have been created: look with `store pets list` before adding it again\n',
+        'error: interrupted\nhint: the animal may have been created: before adding it again, look for it with `store pets list --limit 100` (the service cannot search by name)\n',
       prompts: [],
     });
     expect(sleeps).toHaveLength(1);
@@ -416,7 +416,7 @@ describe('a write whose fate is unknown says so', () => {
   it('a POST answered 504 or 502 by a gateway: the server behind it may have acted', async () => {
     const server = await faultServer((_req, res, n) => reply(res, n === 1 ? 504 : 502, ''));
     const note =
-      'the animal may have been created: look with `store pets list` before adding it again';
+      'the animal may have been created: before adding it again, look for it with `store pets list --limit 100` (the service cannot search by name)';
     expect((await run(ADD, { env: envFor(server.url) })).stderr).toBe(
       `error: the server answered gateway timeout (http_504, HTTP 504)\nhint: ${note}\n`,
     );
@@ -448,7 +448,7 @@ describe('a write whose fate is unknown says so', () => {
       reply(res, n === 1 ? 303 : 307, '', { location: '/v1/pets/42' }),
     );
     const note =
-      'the animal may have been created: look with `store pets list` before adding it again';
+      'the animal may have been created: before adding it again, look for it with `store pets list --limit 100` (the service cannot search by name)';
     expect((await run(ADD, { env: envFor(server.url) })).stderr).toBe(
       `error: the server answered with a redirect (HTTP 303 to /v1/pets/42); redirects are not followed\nhint: ${note}\n`,
     );

@@ -162,10 +162,11 @@ export async function run(opts: AddOptions, ctx: Context): Promise<void> {
     try {
       created = await createPet(api, pet);
     } catch (error) {
-      const look = commandFor(await ctx.profile(), 'pets list');
+      // The service lists at most 100 animals and cannot search by name: said, not hidden.
+      const look = commandFor(await ctx.profile(), 'pets list --limit 100');
       throw notingMaybeActed(
         error,
-        `the animal may have been created: look with \`${look}\` before adding it again`,
+        `the animal may have been created: before adding it again, look for it with \`${look}\` (the service cannot search by name)`,
       );
     }
     await renderItem(ctx.io, created, PET_COLUMNS, ctx.options);

@@ -555,7 +555,7 @@ describe('store pets add --file', () => {
     expect(one).toEqual({
       code: 1,
       stdout: '',
-      stderr: `error: ${message}\nhint: the animal may have been created: look with \`store pets list\` before adding it again\n`,
+      stderr: `error: ${message}\nhint: the animal may have been created: before adding it again, look for it with \`store pets list --limit 100\` (the service cannot search by name)\n`,
       prompts: [],
     });
     expect(scope.isDone()).toBe(true);
