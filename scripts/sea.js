@@ -48,16 +48,18 @@ export async function seaBlob(dist, work, { codeCache, snapshot = false, extra =
     ...Object.fromEntries(names.map((name) => [name, join(dist, name)])),
     ...extra,
   };
-  writeFileSync(
-    join(work, 'sea-config.json'),
-    JSON.stringify({
-      main: 'main.cjs',
-      output: 'sea-prep.blob',
-      disableExperimentalSEAWarning: true,
-      useCodeCache: codeCache,
-      assets,
-    }),
-  );
+  return writeBlob(work, { useCodeCache: codeCache, assets });
+}
+
+/** Node's SEA config for `work/main.cjs` with `settings`, turned into `work/sea-prep.blob`. */
+function writeBlob(work, settings) {
+  const config = {
+    main: 'main.cjs',
+    output: 'sea-prep.blob',
+    disableExperimentalSEAWarning: true,
+    ...settings,
+  };
+  writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config));
   execFileSync(process.execPath, ['--experimental-sea-config', 'sea-config.json'], {
     cwd: work,
     stdio: 'pipe',
@@ -125,19 +127,5 @@ async function snapshotBlob(dist, work) {
       .sort()
       .map((name) => [name, join(dist, name)]),
   );
-  writeFileSync(
-    join(work, 'sea-config.json'),
-    JSON.stringify({
-      main: 'main.cjs',
-      output: 'sea-prep.blob',
-      disableExperimentalSEAWarning: true,
-      useSnapshot: true,
-      assets,
-    }),
-  );
-  execFileSync(process.execPath, ['--experimental-sea-config', 'sea-config.json'], {
-    cwd: work,
-    stdio: 'pipe',
-  });
-  return join(work, 'sea-prep.blob');
+  return writeBlob(work, { useSnapshot: true, assets });
 }
