@@ -108,7 +108,7 @@ export function createIO(parts: IOParts): IOStreams {
 
   return {
     // Read from parts when asked: process.stdin, made on first use, is a file stream when
-    // stdin is a file or /dev/null, and that loads fs/promises and readline (≈3 ms).
+    // stdin is a file or /dev/null, and that loads fs/promises and readline.
     get stdin() {
       return parts.stdin;
     },

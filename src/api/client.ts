@@ -82,7 +82,7 @@ export interface ApiClientOptions {
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Milliseconds since an arbitrary start. Not performance.now(): the first use of the
- * `performance` global loads perf_hooks and ten more of Node's modules (≈2 ms). */
+ * `performance` global loads perf_hooks and ten more of Node's modules. */
 const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 
 export interface RequestOptions {

@@ -207,7 +207,7 @@ export class Transport {
  * One request's handler, as undici's dispatchers call it: the answer's status, headers and
  * whole body (up to MAX_BODY_BYTES), with no stream between (undici's request() gives the body
  * as a Readable, read here whole anyway: that stream, its async iterator and the request's
- * AsyncResource took ≈1 ms of every request, and their modules more to load). `progress.started`
+ * AsyncResource were work at every request, and their modules more to load). `progress.started`
  * is set when undici starts writing the request on a connected socket (through the proxy's
  * tunnel, if any); `signal` aborts it, in any phase.
  */

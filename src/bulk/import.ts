@@ -115,7 +115,7 @@ function stopsTheImport(error: CliError): boolean {
  * V8 sizes its heap to the allocation rate: a 10,000-animal import, 15 MB live after a GC,
  * peaked near 205 MiB of RSS with V8's defaults. With its young generation bounded and its
  * heap tuned for size, it stays near 100 MiB whatever the input's size, faster than with
- * --optimize-for-size set at run time (measured: README, Performance). These can only be given
+ * --optimize-for-size set at run time (docs/performance.md). These can only be given
  * when the process starts: `pets add --file` restarts with them (src/restart.ts) before it reads
  * or sends anything, when its input may be large (src/commands/pets/add.ts).
  */
@@ -123,7 +123,7 @@ export const BULK_V8_FLAGS = ['--max-semi-space-size=1', '--optimize-for-size'];
 
 /** `sizeHeapAtRunTime`: the input may be large and the process could not restart under
  * BULK_V8_FLAGS (Windows, the single executable…): V8 is told at run time to favour size
- * instead (≈100 MiB too, at a rate up to 10% lower), and then makes no code cache
+ * instead (a lower rate: docs/performance.md), and then makes no code cache
  * (src/v8-flags.ts). */
 export async function importPets(
   stream: Readable,

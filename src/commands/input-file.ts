@@ -34,7 +34,7 @@ export function checkStdinReadable(stdin: Readable): void {
  * process can end as usual.
  */
 export function openUntilCtrlC(file: string, signal: AbortSignal): Promise<FileHandle> {
-  // fs/promises loads readline and fs streams (≈3 ms): loaded only when a file is read.
+  // fs/promises loads readline and fs streams: loaded only when a file is read.
   const opening = process.getBuiltinModule('node:fs/promises').open(file);
   return untilCtrlC(opening, signal, () => {
     opening.then((late) => late.close()).catch(() => {});

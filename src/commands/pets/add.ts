@@ -174,7 +174,7 @@ export async function run(opts: AddOptions, ctx: Context): Promise<void> {
   }
   // A large import's memory is bounded by flags given at start-up: the process starts over
   // with them here, before anything is read, written or sent. A small one (or a dry run)
-  // stays as it is: it would not grow, and a restart is one more start (≈60 ms).
+  // stays as it is: it would not grow, and a restart is one more start.
   // A Ctrl-C already received would be lost in the restart.
   if (ctx.signal.aborted) throw new CancelledError();
   // One result per input, as it comes, and failures among them: a filter of the whole would
@@ -284,8 +284,8 @@ function pickStatus(text: string): PetStatus | undefined {
   return picked;
 }
 
-/** Below this size an import's memory stays near 100 MiB under V8's defaults (1,000 animals:
- * 99 MiB; 3,000: 125 MiB against 101 under BULK_V8_FLAGS; measured). */
+/** Below this size an import's memory stays near 100 MiB under V8's defaults
+ * (docs/performance.md). */
 const LARGE_INPUT_BYTES = 128 * 1024;
 
 /** Whether the input may be large: a file of LARGE_INPUT_BYTES or more, or stdin unless
