@@ -222,7 +222,7 @@ try {
   const undici = 'undici one-liner (the same GET, for reference)';
   compareRow(undici, http, oneLiner, await undiciOneLiner(), undefined, env);
   const list = ['pets', 'list', '--json'];
-  compareRow('store pets list --json', http, oneLiner, [node, bin, ...list], 1.3, env);
+  compareRow('store pets list --json', http, oneLiner, [node, bin, ...list], 1.4, env);
   const binaryList = 'dist-bin/store pets list --json (single executable)';
   compareRow(binaryList, http, oneLiner, [binary, ...list], 1, env);
   const snapshotList = 'the same, from a start-up snapshot (--snapshot, for comparison)';
