@@ -1,3 +1,4 @@
+import { JsonDepthError } from './json.js';
 import { ExitCode } from './reference/exit-codes.js';
 import { sanitize } from './render/sanitize.js';
 
@@ -210,4 +211,15 @@ export function describeError(error: CliError): string {
       ? `${error.message} (${error.code}, HTTP ${error.status})`
       : error.message,
   );
+}
+
+/** Any error as the CliError it is reported as: data nested too deep to write (a server's
+ * 20,000 levels) is a failure, anything else not a CliError a bug (`internal error`). */
+export function asCliError(error: unknown): CliError {
+  if (error instanceof CliError) return error;
+  if (error instanceof JsonDepthError) {
+    return new CliError(error.message, ExitCode.failure, 'too_deep');
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new CliError(`internal error: ${message}`, ExitCode.failure, 'internal_error');
 }

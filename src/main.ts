@@ -5,6 +5,7 @@ import { type ScannedArgv, scanArgv } from './argv.js';
 import type { Context, ContextDeps, GlobalOptions } from './context.js';
 import type { Env } from './env.js';
 import {
+  asCliError,
   CancelledError,
   CliError,
   ExitCode,
@@ -14,7 +15,7 @@ import {
   toReport,
 } from './errors.js';
 import { type IOStreams, systemIO, writeErrorsArrived } from './io.js';
-import { JsonDepthError, stringifyJson } from './json.js';
+import { stringifyJson } from './json.js';
 import { describeWriteError } from './output-stream.js';
 import { untilCtrlC } from './reading.js';
 import { sanitize } from './render/sanitize.js';
@@ -167,12 +168,7 @@ function toCliError(error: unknown): CliError | number {
     // (one commander adds in a later version) keeps commander's text, as one line.
     return new FlagError(error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' '));
   }
-  if (error instanceof CliError) return error;
-  // Data it cannot write (a server's 20,000 levels of nesting): a failure, not a bug.
-  if (error instanceof JsonDepthError)
-    return new CliError(error.message, ExitCode.failure, 'too_deep');
-  const message = error instanceof Error ? error.message : String(error);
-  return new CliError(`internal error: ${message}`, ExitCode.failure, 'internal_error');
+  return asCliError(error);
 }
 
 function report(

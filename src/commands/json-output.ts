@@ -8,7 +8,7 @@ import { prepareJq } from '../render/output.js';
 import type * as z from '../zod.js';
 import type { OutputSpec } from './define.js';
 import { helpWidth, paragraph } from './help/layout.js';
-import { closest } from './help/suggest.js';
+import { didYouMean } from './help/suggest.js';
 
 /** The fields `--json FIELDS` may name; undefined when any may be (output not described). */
 export function declaredFields(output: OutputSpec | undefined): string[] | undefined {
@@ -100,8 +100,7 @@ export async function prepareJsonOutput(
   const fields = declaredFields(output);
   const unknown = fields && options.jsonFields?.find((name) => !fields.includes(name));
   if (fields && unknown !== undefined) {
-    const guess = closest(unknown, fields);
-    const meant = guess ? ` (did you mean "${guess}"?)` : '';
+    const meant = didYouMean(unknown, fields);
     throw withHint(
       new FlagError(`unknown JSON field "${unknown}" for store ${path}${meant}`),
       `its fields: ${fields.join(', ')}`,

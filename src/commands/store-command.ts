@@ -5,19 +5,8 @@
 import { Command, type HelpContext, type Option } from 'commander';
 import { quote } from '../config/quote.js';
 import { FlagError, withHint } from '../errors.js';
-import { closest } from './help/suggest.js';
+import { didYouMean } from './help/suggest.js';
 import { missingValueMessage } from './missing-value.js';
-
-/** ` (did you mean "x"?)`, store's one form of it; empty without a close candidate. Flags
- * are compared without their `--`, as commander does (`--key` is not near `--help`). */
-export function didYouMean(typed: string, candidates: readonly string[]): string {
-  const bare = (word: string) => word.replace(/^--/, '');
-  const flags = typed.startsWith('--');
-  const meant = flags
-    ? candidates.find((flag) => bare(flag) === closest(bare(typed), candidates.map(bare)))
-    : closest(typed, candidates);
-  return meant === undefined ? '' : ` (did you mean ${quote(meant)}?)`;
-}
 
 export class StoreCommand extends Command {
   override createCommand(name?: string): Command {

@@ -1,7 +1,7 @@
 // What a tool call answers: the command's `--json` output, or its failure as the CLI would
 // report it (the service's code, message and status, and the exit code's meaning).
-import { CliError, type ErrorReport, ExitCode, errorLines, toReport } from '../errors.js';
-import { JsonDepthError, parseJson } from '../json.js';
+import { asCliError, type ErrorReport, errorLines, toReport } from '../errors.js';
+import { parseJson } from '../json.js';
 import { EXIT_CODE_TABLE } from '../reference/exit-codes.js';
 
 export interface ToolResult {
@@ -70,14 +70,6 @@ export function failure(error: unknown, output: string, profile: string | undefi
       ...(text === '' ? {} : { data: exactForJs(asJson(text)) }),
     },
   };
-}
-
-function asCliError(error: unknown): CliError {
-  if (error instanceof CliError) return error;
-  if (error instanceof JsonDepthError)
-    return new CliError(error.message, ExitCode.failure, 'too_deep');
-  const message = error instanceof Error ? error.message : String(error);
-  return new CliError(`internal error: ${message}`, ExitCode.failure, 'internal_error');
 }
 
 /** The output as JSON when it is (`--json`, a JSON body from api_get), else as its text. */

@@ -2,7 +2,7 @@
 // else; what the server has to say goes to stderr. Each tool call runs its command as the CLI
 // would under --json (src/mcp/tools.ts), with the profile `store mcp` was started with.
 import type { Writable } from 'node:stream';
-import { closest } from '../commands/help/suggest.js';
+import { didYouMean } from '../commands/help/suggest.js';
 import { type Context, createContext } from '../context.js';
 import { CliError, ExitCode, FlagError } from '../errors.js';
 import type { IOStreams } from '../io.js';
@@ -105,11 +105,10 @@ async function callTool(
   const { tools, opts, ctx, signal, log } = deps;
   const tool = tools.find((candidate) => candidate.name === name);
   if (!tool) {
-    const meant = closest(
+    const hint = didYouMean(
       name,
       tools.map((candidate) => candidate.name),
     );
-    const hint = meant ? ` (did you mean "${meant}"?)` : '';
     return failure(new FlagError(`no tool "${name}"${hint}`), '', undefined);
   }
   if (tool.access === 'write' && !opts.allowWrites) {

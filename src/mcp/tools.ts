@@ -5,7 +5,7 @@
 
 import type { ArgSpec, FlagSpec, OutputSpec, ToolSource } from '../commands/define.js';
 import { choices, takes } from '../commands/flags.js';
-import { closest } from '../commands/help/suggest.js';
+import { didYouMean } from '../commands/help/suggest.js';
 import { FlagError } from '../errors.js';
 import type { CommandSet } from '../program.js';
 import { Int64 } from '../schemas.js';
@@ -187,8 +187,7 @@ export function commanderValues(
 function unknownArgument(tool: Tool, key: string): FlagError {
   const names = [...tool.params.keys()];
   if (names.length === 0) return new FlagError(`${tool.name} takes no arguments (got "${key}")`);
-  const meant = closest(key, names);
-  const hint = meant ? ` (did you mean "${meant}"?)` : '';
+  const hint = didYouMean(key, names);
   return new FlagError(
     `${tool.name} takes no argument "${key}"${hint}; it takes ${names.join(', ')}`,
   );

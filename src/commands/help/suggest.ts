@@ -1,4 +1,5 @@
-// "Did you mean" for help topics, as commander does for commands (its helper is private).
+// "Did you mean", in store's one form, for commands, flags, help topics, JSON fields and tools.
+import { quote } from '../../config/quote.js';
 
 /** Optimal string alignment distance: insertions, deletions, substitutions, transpositions. */
 function distance(a: string, b: string): number {
@@ -35,4 +36,15 @@ export function closest(word: string, candidates: readonly string[]): string | u
     if (!best || score < best.score) best = { candidate, score };
   }
   return best?.candidate;
+}
+
+/** ` (did you mean "x"?)`, store's one form of it; empty without a close candidate. Flags
+ * are compared without their `--`, as commander does (`--key` is not near `--help`). */
+export function didYouMean(typed: string, candidates: readonly string[]): string {
+  const bare = (word: string) => word.replace(/^--/, '');
+  const flags = typed.startsWith('--');
+  const meant = flags
+    ? candidates.find((flag) => bare(flag) === closest(bare(typed), candidates.map(bare)))
+    : closest(typed, candidates);
+  return meant === undefined ? '' : ` (did you mean ${quote(meant)}?)`;
 }
