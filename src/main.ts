@@ -69,7 +69,7 @@ export function globalOptions(raw: RawGlobals, env: Env): GlobalOptions {
     ...(jsonFields && { jsonFields }),
     ...(raw.jq !== undefined && { jq: raw.jq }),
     color: raw.color !== false,
-    debug: raw.debug === true || env.STORE_DEBUG === '1' || env.STORE_DEBUG === 'true',
+    debug: raw.debug === true || debugFromEnv(env),
     // At least a millisecond: `--timeout 1e-9` is a time limit, not "no time at all".
     timeoutMs: Math.max(1, Math.round(timeoutSeconds * 1000)),
   };
@@ -85,6 +85,11 @@ function fieldList(text: string): string[] | undefined {
     );
   }
   return [...new Set(names)];
+}
+
+/** STORE_DEBUG=1 (or true) turns --debug on. */
+function debugFromEnv(env: Env): boolean {
+  return env.STORE_DEBUG === '1' || env.STORE_DEBUG === 'true';
 }
 
 /** Runs one invocation and returns its exit code, output that could not be written included. */
@@ -141,7 +146,7 @@ async function runInvocation(
     return ExitCode.ok;
   } catch (error) {
     const json = ctx?.options.json ?? scan.json;
-    const debug = ctx?.options.debug ?? (scan.debug || env.STORE_DEBUG === '1');
+    const debug = ctx?.options.debug ?? (scan.debug || debugFromEnv(env));
     return report(io, toCliError(error), { json, debug, original: error });
   }
 }

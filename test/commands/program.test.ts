@@ -22,6 +22,7 @@ describe('loadCommands', () => {
     [['pets', 'list', '--json', '--limit', '5'], ['pets list']],
     [['-p', 'staging', '--timeout', '5', 'orders', 'list'], ['orders list']],
     [['--json', 'profile', 'use', 'staging'], ['profile use']],
+    [['--json', 'id,name', 'pets', 'list'], ['pets list']],
   ])('for %j loads only %j', async (argv, expected) => {
     const set = await loadCommands(scanArgv(argv, globalValueFlags()));
     expect(names(set)).toEqual(expected);
