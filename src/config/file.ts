@@ -5,6 +5,7 @@ const { lstatSync, readdirSync, unlinkSync } = process.getBuiltinModule('node:fs
 const { join } = process.getBuiltinModule('node:path');
 
 import { CliError, ConfigError } from '../errors.js';
+import { fileProblem } from '../file-errors.js';
 import { nestedTooDeep, TOO_DEEP } from '../json.js';
 import * as z from '../zod.js';
 import { LOCK_STALE_MS, withLock } from './lock.js';
@@ -131,7 +132,7 @@ export class ConfigFile {
       );
     } catch (error) {
       if (error instanceof CliError) throw error;
-      throw new ConfigError(`cannot write config file ${this.path}: ${reason(error)}`, {
+      throw new ConfigError(`cannot write config file ${this.path}: ${fileProblem(error)}`, {
         cause: error,
       });
     }
@@ -154,15 +155,12 @@ function removeLeftTemporaryFiles(dir: string): void {
   }
 }
 
-function reason(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function unreadable(path: string, error: unknown): ConfigError {
   const what =
     error instanceof SyntaxError
       ? `is not valid JSON${jsonFault(error)}`
-      : `cannot be read (${reason(error)})`;
+      : `cannot be read (${fileProblem(error)})`;
   return new ConfigError(`config file ${path} ${what}; fix or remove it`, { cause: error });
 }
 

@@ -409,7 +409,7 @@ describe('a config folder that cannot be made', () => {
       expect(result).toEqual({
         code: 1,
         stdout: '',
-        stderr: `error: cannot write config file ${dir}/config.json: ENOENT: no such file or directory, mkdir '/proc/store-test'\n`,
+        stderr: `error: cannot write config file ${dir}/config.json: no such file or directory\n`,
         prompts: [],
       });
     },
@@ -451,7 +451,7 @@ describe('a config file that cannot be read', () => {
     expect(result).toEqual({
       code: 1,
       stdout: '',
-      stderr: `error: config file ${dir}/config.json cannot be read (ENOTDIR: not a directory, stat '${dir}'); fix or remove it\n`,
+      stderr: `error: config file ${dir}/config.json cannot be read (not a directory); fix or remove it\n`,
       prompts: [],
     });
   });

@@ -1630,3 +1630,31 @@ describe('pets add --file: a minified array on one line, and no end of line at a
     expect(server.seen).toHaveLength(3);
   });
 });
+
+describe('pets add --file: an NDJSON input named by its line', () => {
+  const INPUT = '{"name":"A","categoryId":1}\n\n{"name":"","categoryId":1}\n';
+
+  it('says input 2 (line 3) when a blank line comes before it, in text and in JSON', async () => {
+    const env = envFor('http://127.0.0.1:9/v1');
+    expect(await run(['pets', 'add', '--file', '-', '--dry-run'], { env, stdin: INPUT })).toEqual({
+      code: 3,
+      stdout: '',
+      stderr:
+        'error: input 2 (line 3): name must be a string with a character other than a space (got "")\n' +
+        'Checked 2 inputs: 1 valid, 1 failed (input 2), nothing was sent\n',
+      prompts: [],
+    });
+    const json = await run(['pets', 'add', '--file', '-', '--dry-run', '--json'], {
+      env,
+      stdin: INPUT,
+    });
+    expect(json).toEqual({
+      code: 3,
+      stdout:
+        '{"input":1,"valid":true}\n' +
+        '{"input":2,"line":3,"error":{"code":"invalid_input","message":"name must be a string with a character other than a space (got \\"\\")","status":null}}\n',
+      stderr: '{"summary":{"valid":1,"failed":1}}\n',
+      prompts: [],
+    });
+  });
+});
