@@ -155,7 +155,6 @@ function removeLeftTemporaryFiles(dir: string): void {
   }
 }
 
-
 function unreadable(path: string, error: unknown): ConfigError {
   const what =
     error instanceof SyntaxError
