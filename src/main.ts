@@ -20,7 +20,12 @@ import { describeWriteError } from './output-stream.js';
 import { untilCtrlC } from './reading.js';
 import { sanitize } from './render/sanitize.js';
 import { restartWithV8Flags } from './restart.js';
-import { MAX_TIMEOUT_SECONDS, TIMEOUT_RULE } from './timeout.js';
+import {
+  DEFAULT_TIMEOUT_SECONDS,
+  MAX_TIMEOUT_SECONDS,
+  TIMEOUT_RULE,
+  timeoutMs,
+} from './timeout.js';
 import { version } from './version.js';
 
 export interface MainDeps extends ContextDeps {
@@ -28,8 +33,6 @@ export interface MainDeps extends ContextDeps {
   env: Env;
   signal: AbortSignal;
 }
-
-const DEFAULT_TIMEOUT_SECONDS = 30;
 
 interface RawGlobals {
   profile?: string;
@@ -70,8 +73,7 @@ export function globalOptions(raw: RawGlobals, env: Env): GlobalOptions {
     ...(raw.jq !== undefined && { jq: raw.jq }),
     color: raw.color !== false,
     debug: raw.debug === true || debugFromEnv(env),
-    // At least a millisecond: `--timeout 1e-9` is a time limit, not "no time at all".
-    timeoutMs: Math.max(1, Math.round(timeoutSeconds * 1000)),
+    timeoutMs: timeoutMs(timeoutSeconds),
   };
 }
 

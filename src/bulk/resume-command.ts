@@ -5,6 +5,7 @@ import type { ResolvedProfile } from '../config/profiles.js';
 import { shellWord } from '../config/quote.js';
 import type { GlobalOptions } from '../context.js';
 import type { Env } from '../env.js';
+import { DEFAULT_TIMEOUT_SECONDS, timeoutMs } from '../timeout.js';
 import { DEFAULT_CONCURRENCY } from './rate-limiter.js';
 
 export interface ResumableImport {
@@ -14,9 +15,6 @@ export interface ResumableImport {
   uncertain?: string;
   journal?: string;
 }
-
-/** The time limit when neither --timeout nor STORE_TIMEOUT sets one (src/main.ts). */
-const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** `store [-p NAME] pets add --file F [flags] --skip N`, for any N. */
 export function resumeCommand(
@@ -28,8 +26,8 @@ export function resumeCommand(
   const words = ['pets', 'add', '--file', opts.file ?? '-'];
   if (options.json) words.push('--json');
   // A time limit this shell would not give by itself (STORE_TIMEOUT stays set in it).
-  const fromEnv = env.STORE_TIMEOUT ? Math.round(Number(env.STORE_TIMEOUT) * 1000) : undefined;
-  if (options.timeoutMs !== (fromEnv ?? DEFAULT_TIMEOUT_MS)) {
+  const given = env.STORE_TIMEOUT ? Number(env.STORE_TIMEOUT) : DEFAULT_TIMEOUT_SECONDS;
+  if (options.timeoutMs !== timeoutMs(given)) {
     words.push('--timeout', String(options.timeoutMs / 1000));
   }
   if (opts.concurrency !== DEFAULT_CONCURRENCY) {
