@@ -133,12 +133,11 @@ export async function importPets(
 ): Promise<void> {
   const { io, options, signal } = ctx;
   if (setting.sizeHeapAtRunTime) setV8Flags('--optimize-for-size');
-  const { skip, sentBefore, failedFile, uncertainFile, uncertainFileName, files, journal } =
-    openRecords(
-      opts,
-      { path: opts.dryRun ? undefined : setting.journalPath, input: setting.inputFile },
-      (message) => io.err(warningLine(options.json, message)),
-    );
+  const { skip, sentBefore, failedFile, uncertainFile, files, journal } = openRecords(
+    opts,
+    { path: opts.dryRun ? undefined : setting.journalPath, input: setting.inputFile },
+    (message) => io.err(warningLine(options.json, message)),
+  );
   const limiter = new RateLimiter(opts.concurrency);
   const counter: ReadCounter = { bytes: 0 };
   let documentTotal: number | undefined;
@@ -157,7 +156,7 @@ export async function importPets(
       // The default one beside --failed is named only when it holds anything.
       uncertain: () =>
         opts.uncertain !== undefined || (uncertainFile?.written ?? 0) > 0
-          ? uncertainFileName
+          ? uncertainFile?.path
           : undefined,
     },
     total: () => {

@@ -20,7 +20,6 @@ export interface ImportRecords {
   sentBefore: ReadonlySet<number>;
   failedFile: InputsFile | undefined;
   uncertainFile: InputsFile | undefined;
-  uncertainFileName: string | undefined;
   /** The files opened, to close however the import ends. */
   files: InputsFile[];
   journal: Journal | undefined;
@@ -80,8 +79,7 @@ export function openRecords(
     }
   };
   const failedFile = open('--failed', opts.failed);
-  const uncertainFileName = opts.dryRun ? undefined : uncertainPath(opts);
-  const uncertainFile = open('--uncertain', uncertainFileName);
+  const uncertainFile = open('--uncertain', opts.dryRun ? undefined : uncertainPath(opts));
   let kept: Journal | undefined;
   try {
     kept =
@@ -98,5 +96,5 @@ export function openRecords(
       `${error.message}; no journal is kept, so an import killed outright cannot be resumed with --resume`,
     );
   }
-  return { skip, sentBefore, failedFile, uncertainFile, uncertainFileName, files, journal: kept };
+  return { skip, sentBefore, failedFile, uncertainFile, files, journal: kept };
 }
