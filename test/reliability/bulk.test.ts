@@ -1658,3 +1658,25 @@ describe('pets add --file: an NDJSON input named by its line', () => {
     });
   });
 });
+
+describe('pets add --file: output files that are one file under two names', () => {
+  it('refuses --failed and --uncertain naming a file and a hard link to it: exit 2, nothing sent', async () => {
+    const server = await faultServer((_req, res) => reply(res, 201, '{}'));
+    const dir = tempDir();
+    const failed = join(dir, 'failed.ndjson');
+    const uncertain = join(dir, 'also-failed.ndjson');
+    writeFileSync(failed, '');
+    linkSync(failed, uncertain);
+    const result = await run(
+      ['pets', 'add', '--file', '-', '--failed', failed, '--uncertain', uncertain],
+      { env: envFor(server.url), stdin: '{"name":"A","categoryId":1}\n' },
+    );
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: --failed and --uncertain name the same file (${failed}): give each its own\n`,
+      prompts: [],
+    });
+    expect(server.seen).toHaveLength(0);
+  });
+});

@@ -120,7 +120,7 @@ export const command = defineCommand({
       }
       const outputs = [
         ['--failed', failed],
-        ['--uncertain', uncertain ?? (failed === undefined ? undefined : `${failed}.uncertain`)],
+        ['--uncertain', uncertainPath({ failed, uncertain })],
         ['--journal', journal],
       ].filter((pair): pair is [string, string] => pair[1] !== undefined);
       refuseOneFileTwice(outputs);
@@ -217,14 +217,14 @@ export async function run(opts: AddOptions, ctx: Context): Promise<void> {
   }
 }
 
-/** Two of --failed, --uncertain and --journal naming one file would write over each other. */
+/** Two of --failed, --uncertain and --journal naming one file (or two links to it) would
+ * write over each other. */
 function refuseOneFileTwice(outputs: readonly (readonly [string, string])[]): void {
-  const { resolve } = process.getBuiltinModule('node:path');
   for (let i = 0; i < outputs.length; i += 1) {
     for (let j = i + 1; j < outputs.length; j += 1) {
       const [a, fileA] = outputs[i] as readonly [string, string];
       const [b, fileB] = outputs[j] as readonly [string, string];
-      if (resolve(fileA) === resolve(fileB)) {
+      if (sameFile(fileA, fileB)) {
         throw new FlagError(`${a} and ${b} name the same file (${fileA}): give each its own`);
       }
     }
@@ -314,26 +314,29 @@ async function refuseOutputOverInput(
   ctx: Context,
 ): Promise<void> {
   if (output === undefined) return;
-  const { resolve } = process.getBuiltinModule('node:path');
-  let same = file !== '-' && resolve(file) === resolve(output);
-  if (!same) {
-    try {
-      const fs = process.getBuiltinModule('node:fs');
-      // `--file - < retry.ndjson`: stdin is that file (a pipe from `cat` cannot be told).
-      const stdinFd = file === '-' ? (ctx.io.stdin as { fd?: unknown }).fd : undefined;
-      if (file === '-' && typeof stdinFd !== 'number') return;
-      const input = typeof stdinFd === 'number' ? fs.fstatSync(stdinFd) : fs.statSync(file);
-      const written = fs.statSync(output);
-      same = input.dev === written.dev && input.ino === written.ino;
-    } catch {
-      // One of them does not exist (yet): not the same file.
-    }
-  }
-  if (same) {
+  // `--file - < retry.ndjson`: stdin is that file (a pipe from `cat` cannot be told).
+  const stdinFd = file === '-' ? (ctx.io.stdin as { fd?: unknown }).fd : undefined;
+  if (file === '-' && typeof stdinFd !== 'number') return;
+  if (sameFile(typeof stdinFd === 'number' ? stdinFd : file, output)) {
     const what = { '--journal': 'the journal', '--uncertain': 'the uncertain inputs' }[flag];
     throw new FlagError(
       `${flag} ${output} is the --file being read: it would be emptied before it is read; write ${what ?? 'the failures'} to another file`,
     );
+  }
+}
+
+/** The same file: one path, or two names (a link) for one file; a descriptor (stdin) counts
+ * as its file. One that does not exist (yet) is no other's. */
+function sameFile(a: string | number, b: string): boolean {
+  const { resolve } = process.getBuiltinModule('node:path');
+  if (typeof a === 'string' && resolve(a) === resolve(b)) return true;
+  const fs = process.getBuiltinModule('node:fs');
+  try {
+    const first = typeof a === 'number' ? fs.fstatSync(a) : fs.statSync(a);
+    const second = fs.statSync(b);
+    return first.dev === second.dev && first.ino === second.ino;
+  } catch {
+    return false;
   }
 }
 
