@@ -126,7 +126,7 @@ export const GLOBAL_FLAGS: Record<string, FlagSpec> = {
   timeout: {
     flags: '--timeout <seconds>',
     description: 'per-request time limit in seconds (env: STORE_TIMEOUT)',
-    schema: withRule(z.optional(z.string()), TIMEOUT_RULE),
+    schema: withRule(z.optional(z.string()), TIMEOUT_RULE, 'number'),
   },
 };
 

@@ -9,10 +9,21 @@ import type { FlagSpec } from './define.js';
  * when the flag is given without one (define.ts). */
 const TAKES = new WeakMap<object, string>();
 
-/** `schema`, which takes `rule` (said when its flag comes without a value). */
-export function withRule<S extends z.ZodMiniType>(schema: S, rule: string): S {
+/** The kind of number a flag's value is, for programs (`store help --json`). */
+export type NumberKind = 'integer' | 'int64' | 'number';
+const KINDS = new WeakMap<object, NumberKind>();
+
+/** `schema`, which takes `rule` (said when its flag comes without a value), a number of
+ * `kind` when it is one. */
+export function withRule<S extends z.ZodMiniType>(schema: S, rule: string, kind?: NumberKind): S {
   TAKES.set(schema, rule);
+  if (kind) KINDS.set(schema, kind);
   return schema;
+}
+
+/** The kind of number `schema` takes, if it takes one. */
+export function numberKind(schema: z.ZodMiniType): NumberKind | undefined {
+  return noted(KINDS, schema);
 }
 
 /** What `schema` takes, looking through z.optional and z._default by their public `def`. */
@@ -38,6 +49,7 @@ function flagValue<T>(
   missing: string,
   rule: string,
   convert: (text: string) => { value: T } | string,
+  kind?: NumberKind,
 ) {
   const schema = z.pipe(
     z.string({ error: missing }),
@@ -50,7 +62,7 @@ function flagValue<T>(
       return converted.value;
     }),
   );
-  return withRule(schema, rule);
+  return withRule(schema, rule, kind);
 }
 
 const INTEGER = /^-?\d+$/;
@@ -58,24 +70,34 @@ const INTEGER = /^-?\d+$/;
 /** An integer from min to max, from a flag's text. */
 export function intFlag(flag: string, min: number, max: number) {
   const rule = `an integer from ${min} to ${max}`;
-  return flagValue(`${flag} needs a value`, rule, (text) => {
-    const value = Number(text.trim());
-    if (INTEGER.test(text.trim()) && value >= min && value <= max) return { value };
-    return `${flag} must be ${rule} (got ${JSON.stringify(text)})`;
-  });
+  return flagValue(
+    `${flag} needs a value`,
+    rule,
+    (text) => {
+      const value = Number(text.trim());
+      if (INTEGER.test(text.trim()) && value >= min && value <= max) return { value };
+      return `${flag} must be ${rule} (got ${JSON.stringify(text)})`;
+    },
+    'integer',
+  );
 }
 
 /** An int64 identifier: a number while it is safe, a BigInt beyond 2^53. */
 export function int64Flag(flag: string) {
   const rule = 'an integer in the int64 range';
-  return flagValue(`${flag} is required`, rule, (text): { value: Int64 } | string => {
-    const trimmed = text.trim();
-    const big = INTEGER.test(trimmed) ? BigInt(trimmed) : undefined;
-    if (big === undefined || big < INT64_MIN || big > INT64_MAX) {
-      return `${flag} must be ${rule} (got ${JSON.stringify(text)})`;
-    }
-    return { value: Number.isSafeInteger(Number(big)) ? Number(big) : big };
-  });
+  return flagValue(
+    `${flag} is required`,
+    rule,
+    (text): { value: Int64 } | string => {
+      const trimmed = text.trim();
+      const big = INTEGER.test(trimmed) ? BigInt(trimmed) : undefined;
+      if (big === undefined || big < INT64_MIN || big > INT64_MAX) {
+        return `${flag} must be ${rule} (got ${JSON.stringify(text)})`;
+      }
+      return { value: Number.isSafeInteger(Number(big)) ? Number(big) : big };
+    },
+    'int64',
+  );
 }
 
 /** The values a choice flag's schema takes (choiceFlag): an agent's tool lists them. */
