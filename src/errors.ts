@@ -198,9 +198,9 @@ export function toReport(error: CliError): ErrorReport {
 }
 
 /** The text form's lines: `error: …`, and `hint: …` when there is one. */
-export function errorLines(error: CliError, prefix = ''): string {
+export function errorLines(error: CliError): string {
   const hint = error.hint ? `hint: ${sanitize(error.hint)}\n` : '';
-  return `error: ${prefix}${describeError(error)}\n${hint}`;
+  return `error: ${describeError(error)}\n${hint}`;
 }
 
 /** The one-line, human form: `<message> (<code>, HTTP <status>)` for service errors. The

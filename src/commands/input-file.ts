@@ -13,8 +13,8 @@ import { untilCtrlC } from '../reading.js';
  * (a test's) is left alone.
  */
 export function checkStdinReadable(stdin: Readable): void {
-  const fd = (stdin as { fd?: unknown }).fd;
-  if (typeof fd !== 'number') return;
+  const fd = stdinFd(stdin);
+  if (fd === undefined) return;
   const fs = process.getBuiltinModule('node:fs');
   let problem: string | undefined;
   try {
@@ -55,7 +55,7 @@ function releaseFifo(file: string): void {
 }
 
 /** The descriptor of a stdin that is one (a process's; not a test's stream). */
-function stdinFd(stdin: unknown): number | undefined {
+export function stdinFd(stdin: unknown): number | undefined {
   const fd = (stdin as { fd?: unknown }).fd;
   return typeof fd === 'number' ? fd : undefined;
 }

@@ -18,7 +18,7 @@ import { type Int64, type NewPet, PET_STATUSES, Pet, type PetStatus } from '../.
 import * as z from '../../zod.js';
 import { defineCommand, missingFlags, parseValue } from '../define.js';
 import { fileFlag, int64Flag, intFlag, statusFlag, switchFlag, textFlag } from '../flags.js';
-import { checkStdinReadable, openUntilCtrlC, stdinFileSize } from '../input-file.js';
+import { checkStdinReadable, openUntilCtrlC, stdinFd, stdinFileSize } from '../input-file.js';
 import { PET_COLUMNS } from './columns.js';
 
 /** One animal from flags: what is missing is asked for on a terminal (run), else refused. */
@@ -315,9 +315,9 @@ async function refuseOutputOverInput(
 ): Promise<void> {
   if (output === undefined) return;
   // `--file - < retry.ndjson`: stdin is that file (a pipe from `cat` cannot be told).
-  const stdinFd = file === '-' ? (ctx.io.stdin as { fd?: unknown }).fd : undefined;
-  if (file === '-' && typeof stdinFd !== 'number') return;
-  if (sameFile(typeof stdinFd === 'number' ? stdinFd : file, output)) {
+  const input = file === '-' ? stdinFd(ctx.io.stdin) : file;
+  if (input === undefined) return;
+  if (sameFile(input, output)) {
     const what = { '--journal': 'the journal', '--uncertain': 'the uncertain inputs' }[flag];
     throw new FlagError(
       `${flag} ${output} is the --file being read: it would be emptied before it is read; write ${what ?? 'the failures'} to another file`,
