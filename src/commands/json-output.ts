@@ -81,7 +81,8 @@ export function jsonFieldsHelp(
   return ({ error, command }) => {
     const fields = declaredFields(output);
     const list = fields ? fields.join(', ') : 'not described: --json FIELDS takes any name';
-    return `\nJSON fields (--json FIELDS, --jq):\n${paragraph(list, helpWidth(command, error), '  ')}`;
+    const width = helpWidth(command, error);
+    return `\n${paragraph('JSON fields (--json FIELDS, --jq):', width)}\n${paragraph(list, width, '  ')}`;
   };
 }
 

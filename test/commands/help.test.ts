@@ -402,3 +402,10 @@ describe('store help <topic> at any width', () => {
     );
   });
 });
+
+it('wraps the JSON fields heading of a command’s help on a narrow terminal', async () => {
+  const result = await run(['pets', 'list', '--help'], { columns: 30 });
+  expect(result.stdout).toContain(
+    '\nJSON fields (--json FIELDS,\n--jq):\n  id, name, categoryId, status\n',
+  );
+});
