@@ -23,9 +23,12 @@ export function asker(
   signal: AbortSignal,
   announceWrite: () => Promise<void>,
 ): Asker {
-  const canAsk = io.stdinIsTTY && io.stderrIsTTY;
+  // Read when first asked, not when the context is made: process.stdin, made to tell, is a
+  // file stream on /dev/null or a file (cron, `< input`), which loads fs/promises and
+  // readline (≈3 ms) for commands that never ask anything.
+  const canAsk = () => io.stdinIsTTY && io.stderrIsTTY;
   const ask = async <T>(question: string, parse: (text: string) => T): Promise<T> => {
-    if (!canAsk) throw new Error('ask() off a terminal: check canAsk first');
+    if (!canAsk()) throw new Error('ask() off a terminal: check canAsk first');
     await announceWrite();
     for (;;) {
       const answer = await io.prompt(question, signal);
@@ -38,11 +41,13 @@ export function asker(
     }
   };
   return {
-    canAsk,
+    get canAsk() {
+      return canAsk();
+    },
     ask,
     async confirm(question, yes) {
       if (yes) return true;
-      if (!canAsk) {
+      if (!canAsk()) {
         throw new FlagError(
           '--yes is required when store is not run at a terminal; nothing was changed',
         );

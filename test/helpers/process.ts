@@ -189,6 +189,8 @@ export interface LoadedModules extends ProcessResult {
 export async function modulesLoaded(
   argv: string[],
   env: NodeJS.ProcessEnv,
+  /** 'pipe': an empty pipe; 'null': /dev/null, as cron and `< /dev/null` give. */
+  stdin: 'pipe' | 'null' = 'pipe',
 ): Promise<LoadedModules> {
   const coverage = tempDir();
   const probe = `
@@ -197,9 +199,10 @@ export async function modulesLoaded(
     process.on('exit', () => process.stderr.write('\\n' + JSON.stringify(process.moduleLoadList)));`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', probe], {
     env: { ...env, NODE_V8_COVERAGE: coverage },
+    stdio: [stdin === 'null' ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
   // Nothing to read: a command reading stdin (`store mcp`) sees its end.
-  child.stdin.end();
+  child.stdin?.end();
   const result = await collect(child);
   const lines = result.stderr.split('\n');
   const builtins = (JSON.parse(lines.pop() ?? '[]') as string[])

@@ -16,10 +16,12 @@ const PETS = '[{"id":1,"name":"Rex","categoryId":2,"status":"available"}]';
 // (undici's checks: loaded only when one fails), module (with its source-map code: bin/store.js
 // gives the program its own require, not one from module.createRequire), os (HOME is the home folder;
 // the host name and the user database are for config writes and their messages),
-// timers/promises (a retry's or a lock's wait). perf_hooks is not here: undici's HTTP/1 client
-// reads the `performance` global, and its source is not ours to edit.
+// timers/promises (a retry's or a lock's wait), perf_hooks (the `performance` global, which
+// undici's HTTP/1 client reads when a connection goes idle: the context ends its connections
+// when the command is done, before that).
 const NOT_FOR_A_REQUEST = [
   'assert',
+  'perf_hooks',
   'os',
   'timers/promises',
   'module',
@@ -67,13 +69,21 @@ describe('what an API command loads', () => {
   };
 
   it.each([
-    ['--json', ['--json', 'pets', 'list'], `${PETS}\n`],
-    ['--json FIELDS', ['pets', 'list', '--json', 'name'], '[{"name":"Rex"}]\n'],
-    ['tab-separated', ['pets', 'list'], 'ID\tNAME\tCATEGORY\tSTATUS\n1\tRex\t2\tavailable\n'],
-  ])(
+    ['--json', ['--json', 'pets', 'list'], `${PETS}\n`, 'pipe'],
+    // stdin on /dev/null (cron, `< /dev/null`): process.stdin would be a file stream, with
+    // fs/promises and readline: nothing may make it where nothing is asked.
+    ['--json, stdin /dev/null', ['pets', 'list', '--json'], `${PETS}\n`, 'null'],
+    ['--json FIELDS', ['pets', 'list', '--json', 'name'], '[{"name":"Rex"}]\n', 'pipe'],
+    [
+      'tab-separated',
+      ['pets', 'list'],
+      'ID\tNAME\tCATEGORY\tSTATUS\n1\tRex\t2\tavailable\n',
+      'null',
+    ],
+  ] as const)(
     'store pets list (%s) loads neither chalk nor the table renderer',
-    async (_what, argv, stdout) => {
-      const result = await modulesLoaded(argv, await start());
+    async (_what, argv, stdout, stdin) => {
+      const result = await modulesLoaded([...argv], await start(), stdin);
       expect(result).toMatchObject({ code: 0, stdout, stderr: '' });
       // chalk and the table are only in table.cjs (the last test), which was not even read;
       // nor was the jq engine's jq.cjs (next test).
