@@ -75,9 +75,6 @@ export interface Context {
    * process to restart, as in tests run in-process).
    */
   restartWithV8Flags(flags: readonly string[]): boolean;
-  /** Ends the connections of the API clients this invocation made, once its command is done:
-   * kept alive, an idle connection is undici's to watch until the process exits. */
-  close(): Promise<void>;
 }
 
 /** What a test may replace: how long retries wait; what the process entry adds: restarts. */
@@ -100,7 +97,6 @@ export function createContext(
   let apiKey: Promise<string | undefined> | undefined;
   let keyring: ReturnType<KeyringLoader> | undefined;
   let announced = false;
-  const clients: ApiClient[] = [];
 
   // Warnings and traces quote the server (headers, bodies): shown as text, never as escapes.
   const warn = (line: string) => io.err(`${sanitize(line)}\n`);
@@ -207,7 +203,6 @@ export function createContext(
         authHint: overrides.apiKey === undefined ? rejectedKeyHint(resolved) : undefined,
         unreachableHint: sandboxHint(resolved),
       });
-      clients.push(client);
       return client;
     },
     warn,
@@ -216,9 +211,6 @@ export function createContext(
       if (deprecationsOn) warn(line);
     },
     restartWithV8Flags: (flags) => deps.restartWithV8Flags?.(flags) ?? false,
-    close: async () => {
-      await Promise.all(clients.splice(0).map((client) => client.close()));
-    },
   };
   return ctx;
 }

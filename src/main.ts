@@ -150,8 +150,6 @@ async function runInvocation(
     const json = ctx?.options.json ?? scan.json;
     const debug = ctx?.options.debug ?? (scan.debug || debugFromEnv(env));
     return report(io, toCliError(error), { json, debug, original: error });
-  } finally {
-    await ctx?.close();
   }
 }
 

@@ -16,12 +16,11 @@ const PETS = '[{"id":1,"name":"Rex","categoryId":2,"status":"available"}]';
 // (undici's checks: loaded only when one fails), module (with its source-map code: bin/store.js
 // gives the program its own require, not one from module.createRequire), os (HOME is the home folder;
 // the host name and the user database are for config writes and their messages),
-// timers/promises (a retry's or a lock's wait), perf_hooks (the `performance` global, which
-// undici's HTTP/1 client reads when a connection goes idle: the context ends its connections
-// when the command is done, before that).
+// timers/promises (a retry's or a lock's wait). perf_hooks is not here: undici's HTTP/1 client
+// reads the `performance` global when a connection goes idle (ending the connections at the end
+// of the command instead was measured: no faster, docs/performance.md).
 const NOT_FOR_A_REQUEST = [
   'assert',
-  'perf_hooks',
   'os',
   'timers/promises',
   'module',
