@@ -334,7 +334,8 @@ export class ApiClient {
     announcedSunset: string | undefined,
   ): void {
     const { warn } = this.options;
-    if (!warn) return;
+    // Neither header (nearly every answer): no pattern is compiled for an empty text.
+    if (!warn || (headers.deprecation === undefined && headers.sunset === undefined)) return;
     // Only the RFCs' forms count: a header that is neither is as good as absent, and never
     // shown (a 15 KB Sunset made a 15 KB line; `Sunset: -1` was read as 2001).
     const deprecated = DEPRECATION_DATE.test(headerValue(headers.deprecation)?.trim() ?? '');

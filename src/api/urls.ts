@@ -61,24 +61,25 @@ const VISIBLE_ASCII = /^[\x21-\x7e]*$/;
 /** A base URL as typed (flag, STORE_BASE_URL, STORE_MESSAGES_URL, config): http(s) and
  * nothing invisible in it; `what` names where it came from. Bad: FlagError (exit 2). */
 export function parseBaseUrl(value: string, what: string): URL {
-  // Shown in every refusal, without a user or password it may hold (whatever else is wrong).
-  const shown = quote(withoutUserinfo(value));
+  // Shown in every refusal, without a user or password it may hold (whatever else is wrong);
+  // made only for a refusal.
+  const shown = () => quote(withoutUserinfo(value));
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new FlagError(`${what} is not a valid URL: ${shown}`);
+    throw new FlagError(`${what} is not a valid URL: ${shown()}`);
   }
   if (!VISIBLE_ASCII.test(value) && UNSAFE_IN_URL().test(value)) {
-    throw new FlagError(`${what} must not contain control characters or white space: ${shown}`);
+    throw new FlagError(`${what} must not contain control characters or white space: ${shown()}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new FlagError(`${what} must be an http:// or https:// URL: ${shown}`);
+    throw new FlagError(`${what} must be an http:// or https:// URL: ${shown()}`);
   }
   // Paths are appended to the base URL: after a query or a fragment they would become part of
   // it (`/v1?x=1` + `/pets` was sent as GET /v1?x=1%2Fpets, and answered 200).
   if (value.includes('?') || value.includes('#')) {
-    throw new FlagError(`${what} must not have a query (?) or a fragment (#): ${shown}`);
+    throw new FlagError(`${what} must not have a query (?) or a fragment (#): ${shown()}`);
   }
   // The API key is the credential; a password in the URL would be shown wherever it is.
   if (url.username !== '' || url.password !== '') {
