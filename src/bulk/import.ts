@@ -133,7 +133,7 @@ export async function importPets(
 ): Promise<void> {
   const { io, options, signal } = ctx;
   if (setting.sizeHeapAtRunTime) setV8Flags('--optimize-for-size');
-  const { skip, sentBefore, failedFile, uncertainFile, files, journal } = openRecords(
+  const { skip, sentBefore, failedFile, uncertainFile, files, journal } = await openRecords(
     opts,
     { path: opts.dryRun ? undefined : setting.journalPath, input: setting.inputFile },
     (message) => io.err(warningLine(options.json, message)),

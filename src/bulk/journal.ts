@@ -124,10 +124,12 @@ export class Journal {
   /** The first write that failed: the journal no longer says it all from there on. */
   error: NodeJS.ErrnoException | undefined;
 
-  /** Opens the journal: a new one (emptied) recording `skip`, or the one resumed. */
+  /** Opens the journal: a new one (emptied) recording `skip`, or the one resumed. `release`
+   * gives up its lock (records.ts), once it is closed. */
   constructor(
     readonly path: string,
     how: { resume: boolean; skip: number; input?: string },
+    private readonly release: () => void = () => {},
   ) {
     try {
       makeFolders(dirname(path), 0o700);
@@ -160,17 +162,24 @@ export class Journal {
     this.line('end\n');
   }
 
-  /** Every input was reported: nothing is left to resume. */
+  /** Every input was reported: nothing is left to resume. Removed before its lock is given
+   * up: the next import must not find it. */
   remove(): void {
-    this.close();
+    this.closeFile();
     try {
       fs.unlinkSync(this.path);
     } catch {
       // Gone already: as good.
     }
+    this.release();
   }
 
   close(): void {
+    this.closeFile();
+    this.release();
+  }
+
+  private closeFile(): void {
     try {
       fs.closeSync(this.fd);
     } catch {

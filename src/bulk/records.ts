@@ -1,9 +1,13 @@
 // What a bulk import keeps beside its output, opened before anything is read or sent: the
 // --failed and --uncertain files and the journal, and what the journal of an earlier run says
 // (where a resume starts, what it sent without an answer).
-import { FlagError, withHint } from '../errors.js';
+const { dirname } = process.getBuiltinModule('node:path');
+
+import { holdLock, type LockHolder } from '../config/lock.js';
+import { makeFolders } from '../config/safe-fs.js';
+import { CliError, ExitCode, FlagError, withHint } from '../errors.js';
 import type { ImportOptions } from './import.js';
-import { InputsFile } from './inputs-file.js';
+import { cannotWrite, InputsFile } from './inputs-file.js';
 import { Journal, readJournal } from './journal.js';
 
 /** The file the uncertain inputs go to: --uncertain, else beside --failed. */
@@ -28,12 +32,74 @@ export interface ImportRecords {
 /**
  * Opens what the import keeps; throws a usage error (nothing sent) for a journal that says an
  * earlier run was cut short (unless resumed), a --resume with nothing to resume, or a file that
- * cannot be written. A default journal that cannot be made costs only --resume: `warn` says so.
+ * cannot be written; exit 1 while another import holds the journal. A default journal that
+ * cannot be made costs only --resume: `warn` says so.
  */
-export function openRecords(
+export async function openRecords(
   opts: ImportOptions,
   journal: { path: string | undefined; input: string | undefined },
   warn: (message: string) => void,
+): Promise<ImportRecords> {
+  let journalPath = journal.path;
+  const noJournal = (error: unknown) => {
+    const failure =
+      error instanceof FlagError ? error : cannotWrite('--journal', journalPath as string, error);
+    // One in the cache folder that cannot be made (a read-only home) costs only --resume.
+    if (opts.journal !== undefined || opts.resume) throw failure;
+    warn(
+      `${failure.message}; no journal is kept, so an import killed outright cannot be resumed with --resume`,
+    );
+  };
+  let release: (() => void) | undefined;
+  if (journalPath !== undefined) {
+    try {
+      release = await lockJournal(journalPath, opts);
+    } catch (error) {
+      if (error instanceof CliError) throw error;
+      noJournal(error);
+      journalPath = undefined;
+    }
+  }
+  try {
+    return openLocked(opts, { path: journalPath, input: journal.input }, noJournal, release);
+  } catch (error) {
+    release?.();
+    throw error;
+  }
+}
+
+/**
+ * The journal's lock (`<journal>.lock`), taken before the journal is read and held until the
+ * import ends: two imports with one journal (a cron job started again over one still running,
+ * a --resume of an import that is not dead) would each send what the other sends. undefined
+ * for a --resume whose journal's folder does not exist: there is nothing to resume.
+ */
+async function lockJournal(path: string, opts: ImportOptions): Promise<(() => void) | undefined> {
+  const locked = (holder: LockHolder) =>
+    withHint(
+      new CliError(
+        `another import is running with the journal ${path} (${holder.by}, for ${holder.seconds} s); nothing was sent`,
+        ExitCode.failure,
+        'import_running',
+      ),
+      `wait for it to end, or give this import a --journal of its own; if no store is importing, remove ${holder.lockPath}`,
+    );
+  try {
+    return await holdLock(path, locked);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if (opts.resume) return undefined;
+  }
+  // The first import with a journal there: its folder is made.
+  makeFolders(dirname(path), 0o700);
+  return holdLock(path, locked);
+}
+
+function openLocked(
+  opts: ImportOptions,
+  journal: { path: string | undefined; input: string | undefined },
+  noJournal: (error: unknown) => void,
+  release: (() => void) | undefined,
 ): ImportRecords {
   const journalPath = journal.path;
   const earlier = journalPath === undefined ? undefined : readJournal(journalPath);
@@ -85,16 +151,15 @@ export function openRecords(
     kept =
       journalPath === undefined
         ? undefined
-        : new Journal(journalPath, { resume: opts.resume, skip, input: journal.input });
+        : new Journal(journalPath, { resume: opts.resume, skip, input: journal.input }, release);
   } catch (error) {
-    // One in the cache folder that cannot be made (a read-only home) costs only --resume.
-    if (!(opts.journal === undefined && !opts.resume && error instanceof FlagError)) {
+    try {
+      noJournal(error);
+    } catch (refused) {
       for (const file of files) file.close();
-      throw error;
+      throw refused;
     }
-    warn(
-      `${error.message}; no journal is kept, so an import killed outright cannot be resumed with --resume`,
-    );
+    release?.();
   }
   return { skip, sentBefore, failedFile, uncertainFile, files, journal: kept };
 }

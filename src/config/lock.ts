@@ -63,7 +63,9 @@ export async function withLock<T>(
 ): Promise<T> {
   const lockPath = `${target}.lock`;
   const staleMs = options.staleMs ?? LOCK_STALE_MS;
-  const token = await acquire(lockPath, { ...options, staleMs });
+  const token = await acquire(lockPath, { ...options, staleMs }, (holder) =>
+    lockedError(lockPath, holder),
+  );
   try {
     sweep(lockPath, staleMs);
     return fn();
@@ -72,9 +74,42 @@ export async function withLock<T>(
   }
 }
 
+/** Who holds a lock that could not be taken, as a message can say it. */
+export interface LockHolder {
+  /** `store process 1234`, `… on other-host`, or `another process`. */
+  by: string;
+  /** How long it has held it. */
+  seconds: number;
+  /** The lock file, for the user to remove if no store holds it. */
+  lockPath: string;
+}
+
+/**
+ * Takes `<target>.lock` for a task that lasts (a bulk import holds its journal's), without
+ * waiting, and returns its release. Age never makes it stale: only a holder on this host whose
+ * process is gone (killed) gives it up. Held by another: throws `locked(holder)`.
+ */
+export async function holdLock(
+  target: string,
+  locked: (holder: LockHolder) => Error,
+): Promise<() => void> {
+  const lockPath = `${target}.lock`;
+  const staleMs = Number.POSITIVE_INFINITY;
+  const token = await acquire(lockPath, { waitMs: 0, staleMs }, (holder) =>
+    locked(describeHolder(lockPath, holder)),
+  );
+  sweep(lockPath, staleMs);
+  let held = true;
+  return () => {
+    if (held) end(lockPath, token, staleMs);
+    held = false;
+  };
+}
+
 async function acquire(
   lockPath: string,
   { waitMs = LOCK_WAIT_MS, staleMs = LOCK_STALE_MS, signal }: LockOptions,
+  locked: (holder: Holder) => Error,
 ): Promise<string> {
   // node:crypto loaded here, not at the top: most commands never write the config.
   const token = process.getBuiltinModule('node:crypto').randomBytes(8).toString('hex');
@@ -97,7 +132,7 @@ async function acquire(
       const holder = readHolder(lockPath);
       if (holder === undefined) continue; // released in between: try again at once
       if (isStale(holder, staleMs) && end(lockPath, holder.token, staleMs)) continue;
-      if (Date.now() >= deadline) throw lockedError(lockPath, holder);
+      if (Date.now() >= deadline) throw locked(holder);
       try {
         // node:timers/promises loaded only when a lock is waited for.
         await process
@@ -199,13 +234,18 @@ function isStale(holder: Holder, staleMs: number): boolean {
   return Math.abs(Date.now() - holder.time) > staleMs;
 }
 
-function lockedError(lockPath: string, holder: Holder): ConfigError {
+function describeHolder(lockPath: string, holder: Holder): LockHolder {
   let by = holder.pid === undefined ? 'another process' : `store process ${holder.pid}`;
-  // A config folder shared between machines (NFS): a pid of another host is not ours to check.
+  // A folder shared between machines (NFS): a pid of another host is not ours to check.
   if (holder.pid !== undefined && holder.host !== undefined && holder.host !== ownHost()) {
     by += /^[\w.-]{1,253}$/.test(holder.host) ? ` on ${holder.host}` : ' on another host';
   }
   const seconds = Math.max(0, Math.floor((Date.now() - holder.time) / 1000));
+  return { by, seconds, lockPath };
+}
+
+function lockedError(lockPath: string, holder: Holder): ConfigError {
+  const { by, seconds } = describeHolder(lockPath, holder);
   return new ConfigError(
     `the config file is locked by ${by} (for ${seconds} s); try again, or remove ${lockPath} if no store command is running`,
   );

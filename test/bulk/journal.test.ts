@@ -1,9 +1,10 @@
 // The journal of `pets add --file` and `--resume`: what a run cut short at any moment (kill -9)
 // left, and how the next run continues from it without sending an input twice.
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { defaultJournalPath, parseJournal } from '../../src/bulk/journal.js';
 import { baseEnv, run, tempDir } from '../helpers/cli.js';
 import { faultServer, reply } from '../helpers/fault-server.js';
@@ -66,8 +67,15 @@ describe('pets add --file --resume', () => {
     writeFileSync(input, linesOf(5));
     const journal = join(dir, 'import.journal');
     const failed = join(dir, 'retry.ndjson');
-    // What a run killed (kill -9) left: inputs 1-2 reported, 3-4 sent and never reported.
+    // What a run killed (kill -9) left: inputs 1-2 reported, 3-4 sent and never reported, and
+    // the journal's lock, of a process that is gone.
     writeFileSync(journal, `${HEADER}skip 0\ns 1\ns 2\nr 1\ns 3\nr 2\ns 4\n`);
+    const killed = spawnSync(process.execPath, ['-e', '']).pid;
+    const token = '0123456789abcdef';
+    writeFileSync(
+      `${journal}.lock`,
+      JSON.stringify({ pid: killed, host: hostname(), time: Date.now(), token }),
+    );
     writeFileSync(failed, '{"name":"earlier"}\n');
     const env = baseEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url });
     const args = ['pets', 'add', '--file', input, '--journal', journal, '--failed', failed];
@@ -101,6 +109,49 @@ describe('pets add --file --resume', () => {
     expect(readFileSync(failed, 'utf8')).toBe('{"name":"earlier"}\n');
     expect(readFileSync(`${failed}.uncertain`, 'utf8')).toBe(`${PET_LINE(3)}\n${PET_LINE(4)}\n`);
     expect(existsSync(journal)).toBe(false);
+    expect(readdirSync(dir).sort()).toEqual([
+      'animals.ndjson',
+      'retry.ndjson',
+      'retry.ndjson.uncertain',
+    ]);
+  });
+
+  it('refuses a second import with the journal of one still running (plain or --resume): exit 1, nothing sent', async () => {
+    let answerFirst: (() => void) | undefined;
+    const server = await faultServer((_req, res, n) => {
+      const body = JSON.parse(server.seen[n - 1]?.body ?? '{}');
+      const answer = () =>
+        reply(res, 201, JSON.stringify({ id: Number(body.name.slice(1)), ...body }));
+      if (n === 1) answerFirst = answer;
+      else answer();
+    });
+    const dir = tempDir();
+    const input = join(dir, 'animals.ndjson');
+    writeFileSync(input, linesOf(2));
+    const journal = join(dir, 'import.journal');
+    const env = baseEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url });
+    const args = ['pets', 'add', '--file', input, '--journal', journal, '--concurrency', '1'];
+    const first = run(args, { env });
+    // The first import waits for its first answer, holding the journal.
+    await vi.waitFor(() => expect(answerFirst).toBeDefined());
+    for (const more of [[], ['--resume']]) {
+      const second = await run([...args, ...more], { env });
+      expect({ ...second, stderr: second.stderr.replace(/for \d+ s\)/, 'for N s)') }).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          `error: another import is running with the journal ${journal} (store process ${process.pid}, for N s); nothing was sent\n` +
+          `hint: wait for it to end, or give this import a --journal of its own; if no store is importing, remove ${journal}.lock\n`,
+        prompts: [],
+      });
+    }
+    expect(server.seen.map((request) => request.body)).toEqual([PET_LINE(1)]);
+    answerFirst?.();
+    expect((await first).code).toBe(0);
+    expect(server.seen.map((request) => request.body)).toEqual([PET_LINE(1), PET_LINE(2)]);
+    // Done: the journal and its lock are gone, and the next import runs.
+    expect(readdirSync(dir)).toEqual(['animals.ndjson']);
+    expect((await run(args, { env })).code).toBe(0);
   });
 
   it('continues after a Ctrl-C where it stopped, and a plain run may start over then', async () => {

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { withLock } from '../../src/config/lock.js';
+import { holdLock, type LockHolder, withLock } from '../../src/config/lock.js';
 import { CancelledError, ConfigError } from '../../src/errors.js';
 import { afterThisTest } from '../helpers/cleanup.js';
 import { tempDir } from '../helpers/cli.js';
@@ -217,5 +217,53 @@ describe('withLock', () => {
     afterThisTest(() => kill.mockRestore());
     await expect(withLock(target, () => 'ran', { waitMs: 0 })).rejects.toBeInstanceOf(ConfigError);
     expect(readFileSync(lock, 'utf8')).toBe(live);
+  });
+});
+
+describe('holdLock (a bulk import holding its journal)', () => {
+  const refused = (holder: LockHolder) =>
+    new Error(`held by ${holder.by} for ${holder.seconds} s: ${holder.lockPath}`);
+
+  it('holds <file>.lock until released, refusing another at once; released twice is once', async () => {
+    const { dir, target, lock } = setup();
+    const release = await holdLock(target, refused);
+    expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({
+      pid: process.pid,
+      host: hostname(),
+    });
+    await expect(holdLock(target, refused)).rejects.toThrow(
+      new Error(`held by store process ${process.pid} for 0 s: ${lock}`),
+    );
+    release();
+    expect(readdirSync(dir)).toEqual([]);
+    const again = await holdLock(target, refused);
+    release();
+    // The first release, given again, leaves the new holder's lock alone.
+    expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: process.pid });
+    again();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('takes over the lock of a process that is gone (kill -9), however young', async () => {
+    const { dir, target, lock } = setup();
+    writeFileSync(lock, holder(deadPid()));
+    const release = await holdLock(target, refused);
+    expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: process.pid });
+    release();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('never takes one for its age: an import may hold it for hours', async () => {
+    const { target, lock } = setup();
+    const day = holder(process.pid, 86_400_000);
+    writeFileSync(lock, day);
+    await expect(holdLock(target, refused)).rejects.toThrow(
+      new Error(`held by store process ${process.pid} for 86400 s: ${lock}`),
+    );
+    // Nor one written by something else, whatever its age.
+    writeFileSync(lock, '');
+    utimesSync(lock, new Date(0), new Date(0));
+    await expect(holdLock(target, refused)).rejects.toThrow(/^held by another process for \d+ s: /);
+    expect(readFileSync(lock, 'utf8')).toBe('');
   });
 });
