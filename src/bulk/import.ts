@@ -71,6 +71,8 @@ export interface ImportSetting {
   inputFile?: string;
   /** The input may be large and the process could not restart under BULK_V8_FLAGS. */
   sizeHeapAtRunTime?: boolean;
+  /** The base URL the inputs go to: a resume against another is refused. */
+  destination?: string;
 }
 
 /**
@@ -135,7 +137,11 @@ export async function importPets(
   if (setting.sizeHeapAtRunTime) setV8Flags('--optimize-for-size');
   const { skip, sentBefore, failedFile, uncertainFile, files, journal } = await openRecords(
     opts,
-    { path: opts.dryRun ? undefined : setting.journalPath, input: setting.inputFile },
+    {
+      path: opts.dryRun ? undefined : setting.journalPath,
+      input: setting.inputFile,
+      to: setting.destination,
+    },
     (message) => io.err(warningLine(options.json, message)),
   );
   const limiter = new RateLimiter(opts.concurrency);

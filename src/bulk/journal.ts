@@ -35,6 +35,8 @@ export interface JournalState {
   /** The input file when the import began (`input SIZE MTIME`): input numbers mean the same
    * only in the same file. */
   input?: string;
+  /** The base URL the inputs went to (`to URL`): what was sent is there. */
+  to?: string;
 }
 
 /** The state in `text`; undefined when it is no journal. A last line cut short (the process
@@ -47,17 +49,25 @@ export function parseJournal(text: string): JournalState | undefined {
   const sent = new Set<number>();
   let ended = false;
   let input: string | undefined;
+  let to: string | undefined;
   for (const line of lines.slice(1)) {
     const space = line.indexOf(' ');
     const word = space === -1 ? line : line.slice(0, space);
     const n = Number(line.slice(space + 1));
     ended = word === 'end';
     if (word === 'input') input = line.slice(space + 1);
+    else if (word === 'to') to = line.slice(space + 1);
     else if (word === 's') sent.add(n);
     else if (word === 'r' || word === 'skip') reportedThrough = Math.max(reportedThrough, n);
   }
   const sentUnreported = new Set([...sent].filter((n) => n > reportedThrough));
-  return { reportedThrough, sentUnreported, ended, ...(input === undefined ? {} : { input }) };
+  return {
+    reportedThrough,
+    sentUnreported,
+    ended,
+    ...(input === undefined ? {} : { input }),
+    ...(to === undefined ? {} : { to }),
+  };
 }
 
 /**
@@ -128,7 +138,7 @@ export class Journal {
    * gives up its lock (records.ts), once it is closed. */
   constructor(
     readonly path: string,
-    how: { resume: boolean; skip: number; input?: string },
+    how: { resume: boolean; skip: number; input?: string; to?: string },
     private readonly release: () => void = () => {},
   ) {
     try {
@@ -137,7 +147,8 @@ export class Journal {
       if (!how.resume) {
         fs.ftruncateSync(this.fd);
         const input = how.input === undefined ? '' : `input ${how.input}\n`;
-        this.line(`${HEADER}\nskip ${how.skip}\n${input}`);
+        const to = how.to === undefined ? '' : `to ${how.to}\n`;
+        this.line(`${HEADER}\nskip ${how.skip}\n${input}${to}`);
       }
     } catch (error) {
       throw cannotWrite('--journal', path, error);

@@ -17,6 +17,14 @@ export function uncertainPath(
   return opts.uncertain ?? (opts.failed === undefined ? undefined : `${opts.failed}.uncertain`);
 }
 
+/** The journal's path (none: no journal), and what it records of the import: the input file's
+ * identity (`SIZE MTIME`), the base URL the inputs go to. */
+export interface JournalSetting {
+  path: string | undefined;
+  input: string | undefined;
+  to: string | undefined;
+}
+
 export interface ImportRecords {
   /** Inputs up to this one are not sent: --skip, or what the resumed run reported. */
   skip: number;
@@ -37,7 +45,7 @@ export interface ImportRecords {
  */
 export async function openRecords(
   opts: ImportOptions,
-  journal: { path: string | undefined; input: string | undefined },
+  journal: JournalSetting,
   warn: (message: string) => void,
 ): Promise<ImportRecords> {
   let journalPath = journal.path;
@@ -61,7 +69,7 @@ export async function openRecords(
     }
   }
   try {
-    return openLocked(opts, { path: journalPath, input: journal.input }, noJournal, release);
+    return openLocked(opts, { ...journal, path: journalPath }, noJournal, release);
   } catch (error) {
     release?.();
     throw error;
@@ -97,7 +105,7 @@ async function lockJournal(path: string, opts: ImportOptions): Promise<(() => vo
 
 function openLocked(
   opts: ImportOptions,
-  journal: { path: string | undefined; input: string | undefined },
+  journal: JournalSetting,
   noJournal: (error: unknown) => void,
   release: (() => void) | undefined,
 ): ImportRecords {
@@ -127,6 +135,15 @@ function openLocked(
       'resuming would skip or send the wrong inputs; put the file back as it was, or delete the journal and use --skip',
     );
   }
+  // Sent elsewhere (another profile, STORE_BASE_URL): what was sent is there, not here.
+  if (opts.resume && earlier?.to !== undefined && earlier.to !== journal.to) {
+    throw withHint(
+      new FlagError(
+        `--resume: the import in journal ${journalPath} was sending to ${earlier.to}, not to ${journal.to}`,
+      ),
+      'resume it with the profile (or STORE_BASE_URL) it began with; the inputs it reported are there',
+    );
+  }
   const skip = opts.resume ? (earlier?.reportedThrough ?? 0) : opts.skip;
   const sentBefore = opts.resume
     ? (earlier?.sentUnreported ?? new Set<number>())
@@ -151,7 +168,11 @@ function openLocked(
     kept =
       journalPath === undefined
         ? undefined
-        : new Journal(journalPath, { resume: opts.resume, skip, input: journal.input }, release);
+        : new Journal(
+            journalPath,
+            { resume: opts.resume, skip, input: journal.input, to: journal.to },
+            release,
+          );
   } catch (error) {
     try {
       noJournal(error);

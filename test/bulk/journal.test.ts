@@ -39,6 +39,13 @@ describe('parseJournal', () => {
     // Resumed after an end: no longer ended.
     expect(parseJournal(`${HEADER}skip 0\nend\ns 1\n`)?.ended).toBe(false);
     expect(parseJournal('{"name":"p1"}\n')).toBeUndefined();
+    expect(parseJournal(`${HEADER}skip 0\ninput 9 1\nto https://api.example/v1\ns 1\n`)).toEqual({
+      reportedThrough: 0,
+      sentUnreported: new Set([1]),
+      ended: false,
+      input: '9 1',
+      to: 'https://api.example/v1',
+    });
   });
 
   it('is kept in the cache folder, named after the input file and where it goes', () => {
@@ -195,7 +202,7 @@ describe('pets add --file --resume', () => {
     while (server.seen.length < 1) await new Promise((resolve) => setTimeout(resolve, 10));
     const journal = defaultJournalPath(env, input, server.url) as string;
     const { size, mtimeMs } = statSync(input);
-    const begun = `${HEADER}skip 0\ninput ${size} ${Math.trunc(mtimeMs)}\n`;
+    const begun = `${HEADER}skip 0\ninput ${size} ${Math.trunc(mtimeMs)}\nto ${server.url}\n`;
     // Written before the request left.
     expect(readFileSync(journal, 'utf8')).toBe(`${begun}s 1\n`);
     controller.abort();
@@ -247,6 +254,32 @@ describe('pets add --file --resume', () => {
       prompts: [],
     });
     expect(server.seen).toEqual([]);
+  });
+
+  it('refuses to resume an import that was sending to another server: exit 2, nothing sent', async () => {
+    const server = await creatingServer();
+    const dir = tempDir();
+    const input = join(dir, 'animals.ndjson');
+    writeFileSync(input, linesOf(3));
+    const journal = join(dir, 'import.journal');
+    const { size, mtimeMs } = statSync(input);
+    const staging = 'https://staging.example/v1';
+    const killed = `${HEADER}skip 0\ninput ${size} ${Math.trunc(mtimeMs)}\nto ${staging}\ns 1\nr 1\n`;
+    writeFileSync(journal, killed);
+    const env = baseEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url });
+    const result = await run(['pets', 'add', '--file', input, '--journal', journal, '--resume'], {
+      env,
+    });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        `error: --resume: the import in journal ${journal} was sending to ${staging}, not to ${server.url}\n` +
+        'hint: resume it with the profile (or STORE_BASE_URL) it began with; the inputs it reported are there\n',
+      prompts: [],
+    });
+    expect(server.seen).toEqual([]);
+    expect(readFileSync(journal, 'utf8')).toBe(killed);
   });
 
   it('refuses --resume without a journal, and with --skip: exit 2, nothing sent', async () => {

@@ -211,6 +211,7 @@ export async function run(opts: AddOptions, ctx: Context): Promise<void> {
       inputBytes: input.bytes,
       inputFile: input.identity,
       sizeHeapAtRunTime: !sized,
+      destination: (await ctx.profile()).baseUrl,
     });
   } finally {
     input.stream.destroy();
