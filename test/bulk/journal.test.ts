@@ -231,20 +231,33 @@ describe('pets add --file --resume', () => {
     });
   });
 
-  it('refuses to resume an import of a file that changed since it began: exit 2, nothing sent', async () => {
+  /** An import of three animals to `to`, killed after its first was reported: its journal as
+   * left, and a --resume of it against the test's server. */
+  async function resumeKilled(change: (input: string) => void, to?: string) {
     const server = await creatingServer();
     const dir = tempDir();
     const input = join(dir, 'animals.ndjson');
     writeFileSync(input, linesOf(3));
     const journal = join(dir, 'import.journal');
     const { size, mtimeMs } = statSync(input);
-    writeFileSync(journal, `${HEADER}skip 0\ninput ${size} ${Math.trunc(mtimeMs)}\ns 1\nr 1\n`);
-    // A line inserted at the top: input 2 is now what input 1 was.
-    writeFileSync(input, `{"name":"new","categoryId":1}\n${linesOf(3)}`);
+    const sentTo = to === undefined ? '' : `to ${to}\n`;
+    const killed = `${HEADER}skip 0\ninput ${size} ${Math.trunc(mtimeMs)}\n${sentTo}s 1\nr 1\n`;
+    writeFileSync(journal, killed);
+    change(input);
     const env = baseEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url });
     const result = await run(['pets', 'add', '--file', input, '--journal', journal, '--resume'], {
       env,
     });
+    expect(server.seen).toEqual([]);
+    expect(readFileSync(journal, 'utf8')).toBe(killed);
+    return { result, input, journal, url: server.url };
+  }
+
+  it('refuses to resume an import of a file that changed since it began: exit 2, nothing sent', async () => {
+    // A line inserted at the top: input 2 is now what input 1 was.
+    const { result, input, journal } = await resumeKilled((file) =>
+      writeFileSync(file, `{"name":"new","categoryId":1}\n${linesOf(3)}`),
+    );
     expect(result).toEqual({
       code: 2,
       stdout: '',
@@ -253,33 +266,19 @@ describe('pets add --file --resume', () => {
         'hint: resuming would skip or send the wrong inputs; put the file back as it was, or delete the journal and use --skip\n',
       prompts: [],
     });
-    expect(server.seen).toEqual([]);
   });
 
   it('refuses to resume an import that was sending to another server: exit 2, nothing sent', async () => {
-    const server = await creatingServer();
-    const dir = tempDir();
-    const input = join(dir, 'animals.ndjson');
-    writeFileSync(input, linesOf(3));
-    const journal = join(dir, 'import.journal');
-    const { size, mtimeMs } = statSync(input);
     const staging = 'https://staging.example/v1';
-    const killed = `${HEADER}skip 0\ninput ${size} ${Math.trunc(mtimeMs)}\nto ${staging}\ns 1\nr 1\n`;
-    writeFileSync(journal, killed);
-    const env = baseEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url });
-    const result = await run(['pets', 'add', '--file', input, '--journal', journal, '--resume'], {
-      env,
-    });
+    const { result, journal, url } = await resumeKilled(() => {}, staging);
     expect(result).toEqual({
       code: 2,
       stdout: '',
       stderr:
-        `error: --resume: the import in journal ${journal} was sending to ${staging}, not to ${server.url}\n` +
+        `error: --resume: the import in journal ${journal} was sending to ${staging}, not to ${url}\n` +
         'hint: resume it with the profile (or STORE_BASE_URL) it began with; the inputs it reported are there\n',
       prompts: [],
     });
-    expect(server.seen).toEqual([]);
-    expect(readFileSync(journal, 'utf8')).toBe(killed);
   });
 
   it('refuses --resume without a journal, and with --skip: exit 2, nothing sent', async () => {
