@@ -149,11 +149,14 @@ function openLocked(
     ? (earlier?.sentUnreported ?? new Set<number>())
     : new Set<number>();
   const files: InputsFile[] = [];
-  // A resumed import adds to what the run it continues wrote.
+  // A resumed import adds to what the run it continues wrote: by --resume, or by --skip, which
+  // the resume advice of a run stopped or interrupted gives with that run's own --failed (the
+  // failures before the stop were lost from the file when it was emptied).
+  const continues = opts.resume || opts.skip > 0;
   const open = (flag: string, path: string | undefined) => {
     if (path === undefined) return undefined;
     try {
-      const file = new InputsFile(flag, path, opts.resume);
+      const file = new InputsFile(flag, path, continues);
       files.push(file);
       return file;
     } catch (error) {

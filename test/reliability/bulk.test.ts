@@ -1073,6 +1073,32 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     });
   });
 
+  it('--skip continues an import: its --failed and --uncertain are added to, as the resume advice needs', async () => {
+    const dir = tempDir();
+    const failed = join(dir, 'retry.ndjson');
+    const server = await faultServer((_req, res, n) => {
+      const body = server.seen[n - 1]?.body ?? '';
+      if (/"p[25]"/.test(body)) reply(res, 400, '{"code":"bad","message":"no","status":400}');
+      else reply(res, 201, createdOf(body, n));
+    });
+    const lines = [1, 2, 3, 4, 5].map((i) => `{"name":"p${i}","categoryId":${i}}`);
+    // The run stopped after input 3 (its resume advice: the same flags, --skip 3).
+    const first = await run(['pets', 'add', '--file', '-', '--failed', failed], {
+      env: envFor(server.url),
+      stdin: `${lines.slice(0, 3).join('\n')}\n`,
+    });
+    expect(first.code).toBe(3);
+    expect(readFileSync(failed, 'utf8')).toBe(`${lines[1]}\n`);
+    const resumed = await run(['pets', 'add', '--file', '-', '--failed', failed, '--skip', '3'], {
+      env: envFor(server.url),
+      stdin: `${lines.join('\n')}\n`,
+    });
+    expect(resumed.code).toBe(3);
+    expect(server.seen.map((r) => r.body)).toEqual(lines);
+    // Both runs' failures: the file retries every input not created.
+    expect(readFileSync(failed, 'utf8')).toBe(`${lines[1]}\n${lines[4]}\n`);
+  });
+
   it('--failed is emptied when the import starts, and holds a JSON array’s inputs too', async () => {
     const failed = join(tempDir(), 'retry.ndjson');
     // Left by an earlier import: kept, it would be sent again with this one's failures.
