@@ -101,8 +101,14 @@ export async function holdLock(
   sweep(lockPath, staleMs);
   let held = true;
   return () => {
-    if (held) end(lockPath, token, staleMs);
+    if (!held) return;
     held = false;
+    try {
+      end(lockPath, token, staleMs);
+    } catch {
+      // Not removed (a full disk for the claim): left with this process's pid, it is taken
+      // over by the next import once this process is gone.
+    }
   };
 }
 
@@ -173,11 +179,18 @@ function sweep(lockPath: string, staleMs: number): void {
     const path = join(dirname(lockPath), name);
     try {
       const left = readHolder(path);
-      if (left && isStale(left, staleMs)) unlinkQuietly(path);
+      if (left && isStale(left, partStaleMs(staleMs))) unlinkQuietly(path);
     } catch {
       // not a file store made: left alone
     }
   }
+}
+
+/** Drafts and claims live for milliseconds, however long the lock is held: one older than
+ * LOCK_STALE_MS (an empty claim left by a full disk, whose process cannot be known) is stale,
+ * even for a lock that age never frees. */
+function partStaleMs(staleMs: number): number {
+  return Number.isFinite(staleMs) ? staleMs : LOCK_STALE_MS;
 }
 
 function claimEnd(lockPath: string, token: string, staleMs: number): string | undefined {
@@ -191,7 +204,7 @@ function claimEnd(lockPath: string, token: string, staleMs: number): string | un
     }
     const other = readHolder(claim);
     // Gone: its claimant finished. Alive: it is ending the lock now.
-    if (other === undefined || !isStale(other, staleMs)) return undefined;
+    if (other === undefined || !isStale(other, partStaleMs(staleMs))) return undefined;
   }
   return undefined;
 }

@@ -1,7 +1,14 @@
 // The lock beside config.json, in-process: stale locks broken, live ones waited for (bounded,
 // abortable), claims of other processes respected.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -251,6 +258,29 @@ describe('holdLock (a bulk import holding its journal)', () => {
     expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: process.pid });
     release();
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('takes over a dead holder’s lock past an empty claim to end it, left by a full disk', async () => {
+    const { dir, target, lock } = setup();
+    writeFileSync(lock, holder(deadPid()));
+    // Its process died while it claimed the lock's end (a write cut short: no pid in it).
+    const claim = `${lock}.end-${TOKEN}`;
+    writeFileSync(claim, '');
+    utimesSync(claim, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    const release = await holdLock(target, refused);
+    expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: process.pid });
+    release();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('gives up its lock without throwing, even when it cannot claim its end', async () => {
+    const { dir, target, lock } = setup();
+    const release = await holdLock(target, refused);
+    const { token } = JSON.parse(readFileSync(lock, 'utf8'));
+    // A folder where the claim would be written: the end cannot be claimed.
+    mkdirSync(`${lock}.end-${token}`);
+    expect(() => release()).not.toThrow();
+    expect(readdirSync(dir).sort()).toEqual(['config.json.lock', `config.json.lock.end-${token}`]);
   });
 
   it('never takes one for its age: an import may hold it for hours', async () => {
