@@ -286,7 +286,7 @@ complete -c store -n '__store_in "pets add"' -l failed -r -F -d 'with --file: wr
 complete -c store -n '__store_in "pets add"' -l uncertain -r -F -d 'with --file: write every input that may have been created to this file (default: the --failed file + .uncertain)'
 complete -c store -n '__store_in "pets add"' -l journal -r -F -d 'with --file: record what was sent and answered in this file (default: one in the cache folder)'
 complete -c store -n '__store_in "pets add"' -l resume -d 'with --file: continue the import its journal records, after a kill or a crash'
-complete -c store -n '__store_in "pets add"' -l skip -x -d 'with --file: skip the first n inputs (resume an interrupted import: --failed and --uncertain are added to, not emptied)'
+complete -c store -n '__store_in "pets add"' -l skip -x -d 'with --file: skip the first n inputs (resume an interrupted import as its advice says: its --failed and --uncertain are kept)'
 complete -c store -n '__store_in "pets add"' -l dry-run -d 'with --file: check every input and send nothing'
 
 # store pets help

@@ -177,6 +177,7 @@ export async function importPets(
     },
   });
   const inputsByNumber = new Map<number, Input>();
+  let notSentFrom: number | undefined;
   let firstFailure: CliError | undefined;
   const window = new OrderedWindow<Outcome>({
     span: opts.concurrency,
@@ -187,6 +188,11 @@ export async function importPets(
       inputsByNumber.delete(n);
       // Recorded before it is printed: a resume never prints an outcome twice.
       journal?.reported(n);
+      if (outcome.kind === 'not_sent' && !notSentFrom && failedFile) {
+        // Where the inputs not sent begin in --failed: a run resumed with --skip sends them.
+        notSentFrom = n;
+        journal?.notSent(n, failedFile.size());
+      }
       if (outcome.kind === 'failed' || outcome.kind === 'not_sent') {
         firstFailure ??= outcome.error;
         const file = outcome.kind === 'failed' && outcome.uncertain ? uncertainFile : failedFile;
@@ -346,7 +352,13 @@ export async function importPets(
       readToEnd = !stoppedReading;
     } catch (error) {
       // The stream destroyed by Ctrl-C ends the reading; anything else is a real failure.
-      if (!signal.aborted) throw error;
+      if (!signal.aborted) {
+        // A file that is no JSON or NDJSON at all, found before any input was taken: the
+        // journal begun for it records nothing (left, it would refuse every later run as cut
+        // short).
+        if (error instanceof FlagError && !opts.resume && read === skip) journal?.remove();
+        throw error;
+      }
     } finally {
       try {
         // Listening until the requests in flight end: a Ctrl-C once everything was read still
@@ -359,12 +371,13 @@ export async function importPets(
       }
     }
 
-    // Every input answered: nothing is left to resume, and a plain run may start over.
-    if (readToEnd && !signal.aborted) journal?.remove();
+    // Every input answered (none left unsent by a stop): nothing is left to resume, and a plain
+    // run may start over.
+    if (readToEnd && !signal.aborted && report.notSent.length === 0) journal?.remove();
     else journal?.end();
     // The default file beside --failed is made only to be written to: gone when empty (a
     // resumed import's holds what the run it continues wrote).
-    if (!opts.resume && opts.uncertain === undefined && uncertainFile?.written === 0) {
+    if (opts.uncertain === undefined && uncertainFile?.written === 0 && !uncertainFile.sizeAtOpen) {
       uncertainFile.remove();
     }
 

@@ -1,7 +1,8 @@
 // The NDJSON files a bulk import writes its inputs to, as they were given, one per line:
 // `--failed` (certainly not created: a file to run again) and `--uncertain` (may have been
 // created: not to be run again blindly).
-const { closeSync, unlinkSync, writeSync } = process.getBuiltinModule('node:fs');
+const { closeSync, fstatSync, ftruncateSync, unlinkSync, writeSync } =
+  process.getBuiltinModule('node:fs');
 
 import { NotRegularFileError, openRegularForWriting } from '../config/safe-fs.js';
 import { FlagError } from '../errors.js';
@@ -35,7 +36,11 @@ export class InputsFile {
     } catch (error) {
       throw cannotWrite(flag, path, error);
     }
+    this.sizeAtOpen = this.size();
   }
+
+  /** What it held when opened: what the run it continues wrote (0 for a file emptied). */
+  readonly sizeAtOpen: number;
 
   /** The first write that failed (a full disk): the file is incomplete from there on. */
   error: NodeJS.ErrnoException | undefined;
@@ -69,6 +74,16 @@ export class InputsFile {
     } catch (error) {
       this.error = error as NodeJS.ErrnoException;
     }
+  }
+
+  /** Its size in bytes now (what an earlier run wrote included). */
+  size(): number {
+    return fstatSync(this.fd).size;
+  }
+
+  /** Cut back to its first `bytes`: the inputs after them are sent again by this run. */
+  keepFirst(bytes: number): void {
+    if (this.size() > bytes) ftruncateSync(this.fd, bytes);
   }
 
   private closed = false;

@@ -37,6 +37,9 @@ export interface JournalState {
   input?: string;
   /** The base URL the inputs went to (`to URL`): what was sent is there. */
   to?: string;
+  /** The import stopped sending (`notsent N BYTES`): input N was the first not sent, and the
+   * --failed file held BYTES before it and the inputs after it were written there. */
+  notSent?: { from: number; failedBytes: number };
 }
 
 /** The state in `text`; undefined when it is no journal. A last line cut short (the process
@@ -50,6 +53,7 @@ export function parseJournal(text: string): JournalState | undefined {
   let ended = false;
   let input: string | undefined;
   let to: string | undefined;
+  let notSent: JournalState['notSent'];
   for (const line of lines.slice(1)) {
     const space = line.indexOf(' ');
     const word = space === -1 ? line : line.slice(0, space);
@@ -57,7 +61,15 @@ export function parseJournal(text: string): JournalState | undefined {
     ended = word === 'end';
     if (word === 'input') input = line.slice(space + 1);
     else if (word === 'to') to = line.slice(space + 1);
-    else if (word === 's') sent.add(n);
+    else if (word === 'notsent') {
+      const [from, failedBytes] = line
+        .slice(space + 1)
+        .split(' ')
+        .map(Number);
+      if (Number.isSafeInteger(from) && Number.isSafeInteger(failedBytes)) {
+        notSent = { from: from as number, failedBytes: failedBytes as number };
+      }
+    } else if (word === 's') sent.add(n);
     else if (word === 'r' || word === 'skip') reportedThrough = Math.max(reportedThrough, n);
   }
   const sentUnreported = new Set([...sent].filter((n) => n > reportedThrough));
@@ -67,6 +79,7 @@ export function parseJournal(text: string): JournalState | undefined {
     ended,
     ...(input === undefined ? {} : { input }),
     ...(to === undefined ? {} : { to }),
+    ...(notSent === undefined ? {} : { notSent }),
   };
 }
 
@@ -166,6 +179,12 @@ export class Journal {
   reported(n: number): void {
     this.sentOnce.delete(n);
     this.line(`r ${n}\n`);
+  }
+
+  /** Input n is the first the import will not send, and --failed holds `failedBytes` before
+   * it and the rest are written there: a run resuming with --skip sends them again. */
+  notSent(n: number, failedBytes: number): void {
+    this.line(`notsent ${n} ${failedBytes}\n`);
   }
 
   /** The import ended in a state its output says: a plain run may start over. */

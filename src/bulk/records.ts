@@ -8,7 +8,7 @@ import { makeFolders } from '../config/safe-fs.js';
 import { CliError, ExitCode, FlagError, withHint } from '../errors.js';
 import type { ImportOptions } from './import.js';
 import { cannotWrite, InputsFile } from './inputs-file.js';
-import { Journal, readJournal } from './journal.js';
+import { Journal, type JournalState, readJournal } from './journal.js';
 
 /** The file the uncertain inputs go to: --uncertain, else beside --failed. */
 export function uncertainPath(
@@ -74,6 +74,28 @@ export async function openRecords(
     release?.();
     throw error;
   }
+}
+
+/**
+ * Whether a run with --skip continues the import its journal recorded, as the resume advice of
+ * a run stopped or interrupted has it (that run's flags, --skip where its sending stopped): the
+ * journal ended, through that input at least, of the same file to the same server. It then adds
+ * to --failed and --uncertain, as --resume does: emptied, they lost the failures of the run it
+ * continues. Any other --skip begins an import afresh.
+ */
+function continuedBySkip(
+  opts: ImportOptions,
+  journal: JournalSetting,
+  earlier: JournalState | undefined,
+): boolean {
+  return (
+    opts.skip > 0 &&
+    earlier !== undefined &&
+    earlier.ended &&
+    earlier.reportedThrough >= opts.skip &&
+    earlier.input === journal.input &&
+    (earlier.to === undefined || earlier.to === journal.to)
+  );
 }
 
 /**
@@ -149,10 +171,7 @@ function openLocked(
     ? (earlier?.sentUnreported ?? new Set<number>())
     : new Set<number>();
   const files: InputsFile[] = [];
-  // A resumed import adds to what the run it continues wrote: by --resume, or by --skip, which
-  // the resume advice of a run stopped or interrupted gives with that run's own --failed (the
-  // failures before the stop were lost from the file when it was emptied).
-  const continues = opts.resume || opts.skip > 0;
+  const continues = opts.resume || continuedBySkip(opts, journal, earlier);
   const open = (flag: string, path: string | undefined) => {
     if (path === undefined) return undefined;
     try {
@@ -165,6 +184,11 @@ function openLocked(
     }
   };
   const failedFile = open('--failed', opts.failed);
+  // What the run stopped did not send is in its --failed, and this run sends it.
+  const notSent = earlier?.notSent;
+  if (continues && !opts.resume && notSent?.from === opts.skip + 1) {
+    failedFile?.keepFirst(notSent.failedBytes);
+  }
   const uncertainFile = open('--uncertain', opts.dryRun ? undefined : uncertainPath(opts));
   let kept: Journal | undefined;
   try {

@@ -210,6 +210,30 @@ describe('pets add --file --resume', () => {
     expect(readFileSync(journal, 'utf8')).toBe(`${begun}s 1\nr 1\nend\n`);
   });
 
+  it('keeps no journal for a file that is no JSON or NDJSON at all: once mended, it runs', async () => {
+    const server = await creatingServer();
+    const dir = tempDir();
+    const input = join(dir, 'animals.json');
+    // A JSON export cut short: its closing bracket is missing.
+    writeFileSync(input, `[${PET_LINE(1)},\n${PET_LINE(2)}\n`);
+    const env = baseEnv({
+      STORE_API_KEY: 'k',
+      STORE_BASE_URL: server.url,
+      XDG_CACHE_HOME: tempDir(),
+    });
+    const refused = await run(['pets', 'add', '--file', input], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      'error: --file is not JSON or NDJSON (expected a JSON object, a JSON array or NDJSON); nothing was sent\n',
+    );
+    expect(server.seen).toEqual([]);
+    expect(existsSync(defaultJournalPath(env, input, server.url) as string)).toBe(false);
+    writeFileSync(input, `[${PET_LINE(1)},\n${PET_LINE(2)}]\n`);
+    const mended = await run(['pets', 'add', '--file', input], { env });
+    expect(mended.code).toBe(0);
+    expect(server.seen.map((request) => request.body)).toEqual([PET_LINE(1), PET_LINE(2)]);
+  });
+
   it('goes on without a journal, saying so, when the cache folder cannot be written', async () => {
     const server = await creatingServer();
     const dir = tempDir();

@@ -1073,30 +1073,91 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     });
   });
 
-  it('--skip continues an import: its --failed and --uncertain are added to, as the resume advice needs', async () => {
+  it('the resume advice of a stopped import keeps its --failed: the inputs not sent leave it as this run sends them', async () => {
     const dir = tempDir();
+    const input = join(dir, 'animals.ndjson');
     const failed = join(dir, 'retry.ndjson');
-    const server = await faultServer((_req, res, n) => {
+    const lines = [1, 2, 3, 4, 5].map((i) => `{"name":"p${i}","categoryId":${i}}`);
+    writeFileSync(input, `${lines.join('\n')}\n`);
+    const server = await faultServer((req, res, n) => {
       const body = server.seen[n - 1]?.body ?? '';
-      if (/"p[25]"/.test(body)) reply(res, 400, '{"code":"bad","message":"no","status":400}');
+      if (req.headers.authorization !== 'Bearer good') {
+        reply(res, 401, '{"code":"unauthorized","message":"bad key","status":401}');
+      } else if (body.includes('"p2"'))
+        reply(res, 400, '{"code":"bad","message":"no","status":400}');
       else reply(res, 201, createdOf(body, n));
     });
-    const lines = [1, 2, 3, 4, 5].map((i) => `{"name":"p${i}","categoryId":${i}}`);
-    // The run stopped after input 3 (its resume advice: the same flags, --skip 3).
-    const first = await run(['pets', 'add', '--file', '-', '--failed', failed], {
-      env: envFor(server.url),
-      stdin: `${lines.slice(0, 3).join('\n')}\n`,
-    });
-    expect(first.code).toBe(3);
-    expect(readFileSync(failed, 'utf8')).toBe(`${lines[1]}\n`);
-    const resumed = await run(['pets', 'add', '--file', '-', '--failed', failed, '--skip', '3'], {
-      env: envFor(server.url),
-      stdin: `${lines.join('\n')}\n`,
+    const env = (key: string) =>
+      baseEnv({ STORE_API_KEY: key, STORE_BASE_URL: server.url, XDG_CACHE_HOME: tempDir() });
+    const cache = env('').XDG_CACHE_HOME;
+    const args = ['pets', 'add', '--file', input, '--concurrency', '1', '--failed', failed];
+    // A rejected key stops the import at input 1: inputs 2-5 are not sent, and --failed holds
+    // all five (certainly not created).
+    const first = await run(args, { env: { ...env('bad'), XDG_CACHE_HOME: cache } });
+    expect(first.code).toBe(4);
+    expect(first.stderr).toContain(
+      `hint: resume with: store pets add --file ${input} --concurrency 1 --failed ${failed} --skip 1\n`,
+    );
+    expect(readFileSync(failed, 'utf8')).toBe(`${lines.join('\n')}\n`);
+    // The advice, run with a good key: it sends 2-5; --failed keeps input 1, loses the four it
+    // sends, and gains input 2, refused now.
+    const resumed = await run([...args, '--skip', '1'], {
+      env: { ...env('good'), XDG_CACHE_HOME: cache },
     });
     expect(resumed.code).toBe(3);
-    expect(server.seen.map((r) => r.body)).toEqual(lines);
-    // Both runs' failures: the file retries every input not created.
-    expect(readFileSync(failed, 'utf8')).toBe(`${lines[1]}\n${lines[4]}\n`);
+    expect(server.seen.slice(1).map((r) => r.body)).toEqual(lines.slice(1));
+    expect(readFileSync(failed, 'utf8')).toBe(`${lines[0]}\n${lines[1]}\n`);
+  });
+
+  it('the resume advice after a Ctrl-C keeps --failed and --uncertain as the first run left them', async () => {
+    const dir = tempDir();
+    const input = join(dir, 'animals.ndjson');
+    const failed = join(dir, 'retry.ndjson');
+    const lines = [1, 2, 3, 4].map((i) => `{"name":"p${i}","categoryId":${i}}`);
+    writeFileSync(input, `{"name":"p0"}\n${lines.join('\n')}\n`);
+    const controller = new AbortController();
+    const server = await faultServer((_req, res, n) => {
+      const body = server.seen[n - 1]?.body ?? '';
+      // Input 2: the connection cut once the request is in (uncertain); then Ctrl-C.
+      if (body.includes('"p1"')) {
+        res.socket?.destroy();
+        controller.abort();
+      } else reply(res, 201, createdOf(body, n));
+    });
+    const env = baseEnv({
+      STORE_API_KEY: 'k',
+      STORE_BASE_URL: server.url,
+      XDG_CACHE_HOME: tempDir(),
+    });
+    const args = ['pets', 'add', '--file', input, '--concurrency', '1', '--failed', failed];
+    const first = await run(args, { env, signal: controller.signal });
+    expect(first.code).toBe(130);
+    expect(first.stderr).toContain(
+      `hint: resume with: store pets add --file ${input} --concurrency 1 --failed ${failed} --skip 2\n`,
+    );
+    const kept = { failed: '{"name":"p0"}\n', uncertain: `${lines[0]}\n` };
+    expect(readFileSync(failed, 'utf8')).toBe(kept.failed);
+    expect(readFileSync(`${failed}.uncertain`, 'utf8')).toBe(kept.uncertain);
+    const resumed = await run([...args, '--skip', '2'], { env });
+    expect(resumed.code).toBe(0);
+    expect(server.seen.slice(1).map((r) => r.body)).toEqual(lines.slice(1));
+    expect(readFileSync(failed, 'utf8')).toBe(kept.failed);
+    expect(readFileSync(`${failed}.uncertain`, 'utf8')).toBe(kept.uncertain);
+  });
+
+  it('--skip without the journal of the import it continues begins afresh: --failed is emptied', async () => {
+    const failed = join(tempDir(), 'retry.ndjson');
+    writeFileSync(failed, `${PET_LINE(7)}\n`);
+    const server = await faultServer((_req, res, n) =>
+      reply(res, 201, createdOf(server.seen[n - 1]?.body ?? '', n)),
+    );
+    const result = await run(['pets', 'add', '--file', '-', '--failed', failed, '--skip', '1'], {
+      env: envFor(server.url),
+      stdin: `${PET_LINE(1)}\n${PET_LINE(2)}\n`,
+    });
+    expect(result.code).toBe(0);
+    expect(server.seen.map((r) => r.body)).toEqual([PET_LINE(2)]);
+    expect(readFileSync(failed, 'utf8')).toBe('');
   });
 
   it('--failed is emptied when the import starts, and holds a JSON array’s inputs too', async () => {

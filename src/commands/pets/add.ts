@@ -75,7 +75,7 @@ export const command = defineCommand({
     skip: {
       flags: '--skip <n>',
       description:
-        'with --file: skip the first n inputs (resume an interrupted import: --failed and --uncertain are added to, not emptied)',
+        'with --file: skip the first n inputs (resume an interrupted import as its advice says: its --failed and --uncertain are kept)',
       schema: z.optional(intFlag('--skip', 0, Number.MAX_SAFE_INTEGER)),
     },
     dryRun: switchFlag('--dry-run', 'with --file: check every input and send nothing'),
