@@ -96,16 +96,30 @@ export function defaultJournalPath(
 ): string | undefined {
   const base = cacheBase(env, platform);
   if (base === undefined) return undefined;
-  const full = resolve(file);
+  // The file itself, however it is named (a link to it, `./a/../x`): named two ways, one
+  // import killed and run again would not find its journal, and send every input twice.
+  let full = resolve(file);
+  try {
+    full = fs.realpathSync(full);
+  } catch {
+    // Not there (yet): as named.
+  }
   // node:crypto only here: most runs of the command never name a default journal.
   const { createHash } = process.getBuiltinModule('node:crypto');
   const id = createHash('sha256')
-    .update(JSON.stringify([full, baseUrl]))
+    .update(JSON.stringify([full, destinationOf(baseUrl)]))
     .digest('hex');
   const name = basename(full)
     .replace(/[^\w.-]/g, '_')
     .slice(0, 64);
   return join(base, 'store', 'journals', `${name}-${id.slice(0, 16)}.journal`);
+}
+
+/** A base URL as the journal records where an import goes: `…/v1/` and `…/v1` are one
+ * place, and so are a host in capitals and in lower case. */
+export function destinationOf(baseUrl: string): string {
+  const url = URL.parse(baseUrl);
+  return (url ? url.href : baseUrl).replace(/\/+$/, '');
 }
 
 /** The user's cache folder, as bin/store.js finds it for code caches. */

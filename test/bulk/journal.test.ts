@@ -1,11 +1,18 @@
 // The journal of `pets add --file` and `--resume`: what a run cut short at any moment (kill -9)
 // left, and how the next run continues from it without sending an input twice.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { defaultJournalPath, parseJournal } from '../../src/bulk/journal.js';
+import { defaultJournalPath, destinationOf, parseJournal } from '../../src/bulk/journal.js';
 import { baseEnv, run, tempDir } from '../helpers/cli.js';
 import { faultServer, reply } from '../helpers/fault-server.js';
 
@@ -63,6 +70,25 @@ describe('parseJournal', () => {
       /^\/home\/u\/\.cache\/store\/journals\/x_y\.ndjson-[0-9a-f]{16}\.journal$/,
     );
     expect(defaultJournalPath({}, '/d/x.ndjson', 'u', 'linux')).toBeUndefined();
+  });
+
+  it('is one journal for one file to one place, however they are spelled', () => {
+    const dir = tempDir();
+    const file = join(dir, 'animals.ndjson');
+    writeFileSync(file, '');
+    symlinkSync(file, join(dir, 'link.ndjson'));
+    const env = { XDG_CACHE_HOME: '/cache' };
+    const url = 'https://api.example/v1';
+    const journal = defaultJournalPath(env, file, url, 'linux');
+    expect(journal).toMatch(/\/animals\.ndjson-[0-9a-f]{16}\.journal$/);
+    for (const [other, to] of [
+      [join(dir, 'link.ndjson'), url],
+      [join(dir, '..', basename(dir), './animals.ndjson'), url],
+      [file, 'https://API.example/v1/'],
+    ] as const) {
+      expect(defaultJournalPath(env, other, to, 'linux')).toBe(journal);
+    }
+    expect(destinationOf('https://API.example/v1//')).toBe('https://api.example/v1');
   });
 });
 

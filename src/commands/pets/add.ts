@@ -7,7 +7,7 @@ import {
   importPets,
   uncertainPath,
 } from '../../bulk/import.js';
-import { defaultJournalPath } from '../../bulk/journal.js';
+import { defaultJournalPath, destinationOf } from '../../bulk/journal.js';
 import { commandFor } from '../../config/profile-hints.js';
 import type { Context } from '../../context.js';
 import { CancelledError, FlagError, notingMaybeActed, withHint } from '../../errors.js';
@@ -212,7 +212,7 @@ export async function run(opts: AddOptions, ctx: Context): Promise<void> {
       inputBytes: input.bytes,
       inputFile: input.identity,
       sizeHeapAtRunTime: !sized,
-      destination: (await ctx.profile()).baseUrl,
+      destination: destinationOf((await ctx.profile()).baseUrl),
     });
   } finally {
     input.stream.destroy();
