@@ -184,6 +184,8 @@ export async function importPets(
     limit: () => opts.concurrency,
     first: skip + 1,
     report: (n, outcome) => {
+      // The import has begun: files it does not add to are emptied now, not at a usage error.
+      for (const file of files) file.begin();
       const input = inputsByNumber.get(n);
       inputsByNumber.delete(n);
       // Recorded before it is printed: a resume never prints an outcome twice.
@@ -350,6 +352,9 @@ export async function importPets(
         } else window.start(input.n, () => send(input.n, checked.pet));
       }
       readToEnd = !stoppedReading;
+      // Read whole (if empty): the files are this run's, whatever an earlier run wrote (unless
+      // --skip skipped every input: a usage error, below).
+      if (readToEnd && (skip === 0 || inputs > skip)) for (const file of files) file.begin();
     } catch (error) {
       // The stream destroyed by Ctrl-C ends the reading; anything else is a real failure.
       if (!signal.aborted) {
@@ -375,11 +380,6 @@ export async function importPets(
     // run may start over.
     if (readToEnd && !signal.aborted && report.notSent.length === 0) journal?.remove();
     else journal?.end();
-    // The default file beside --failed is made only to be written to: gone when empty (a
-    // resumed import's holds what the run it continues wrote).
-    if (opts.uncertain === undefined && uncertainFile?.written === 0 && !uncertainFile.sizeAtOpen) {
-      uncertainFile.remove();
-    }
 
     const { resume, everySent } = sendingStopped();
     const notSent = notSentText(resume);
@@ -462,6 +462,9 @@ export async function importPets(
   } finally {
     report.stopProgress();
     journal?.close();
+    // The default file beside --failed is made only to be written to: gone when it holds
+    // nothing (a resumed import's holds what the run it continues wrote), however the run ended.
+    if (opts.uncertain === undefined && uncertainFile?.empty) uncertainFile.remove();
   }
 }
 

@@ -25,22 +25,43 @@ export function cannotWrite(flag: string, path: string, error: unknown): FlagErr
 export class InputsFile {
   private readonly fd: number;
 
-  /** `append`: a resumed import adds to what the run it continues wrote. */
+  /** `append`: a resumed import adds to what the run it continues wrote. Otherwise it is
+   * emptied when the import begins (begin()), not when it is opened: a usage error found before
+   * that (an input file that is no JSON) leaves what an earlier run wrote. */
   constructor(
     readonly flag: string,
     readonly path: string,
     append = false,
   ) {
     try {
-      this.fd = openRegularForWriting(path, { append, mode: 0o644 });
+      this.fd = openRegularForWriting(path, { append: true, mode: 0o644 });
     } catch (error) {
       throw cannotWrite(flag, path, error);
     }
-    this.sizeAtOpen = this.size();
+    this.toEmpty = !append;
+    this.kept = this.size();
   }
 
-  /** What it held when opened: what the run it continues wrote (0 for a file emptied). */
-  readonly sizeAtOpen: number;
+  private toEmpty: boolean;
+  /** Bytes it holds from before this run (none once emptied). */
+  private kept: number;
+
+  /** The import has begun (an input's outcome is known): a file not appended to is emptied. */
+  begin(): void {
+    if (!this.toEmpty) return;
+    this.toEmpty = false;
+    try {
+      ftruncateSync(this.fd, 0);
+      this.kept = 0;
+    } catch (error) {
+      this.error = error as NodeJS.ErrnoException;
+    }
+  }
+
+  /** Whether it holds nothing: nothing written by this run, nothing kept from before. */
+  get empty(): boolean {
+    return this.written === 0 && this.kept === 0;
+  }
 
   /** The first write that failed (a full disk): the file is incomplete from there on. */
   error: NodeJS.ErrnoException | undefined;
@@ -55,6 +76,7 @@ export class InputsFile {
 
   /** Never throws: a failed write is kept (`error`) and said once the import has ended. */
   write(input: Input): void {
+    this.begin();
     if (this.error) return;
     // An NDJSON line as it was given; an input of a JSON document written as JSON.
     let text = input.line;
@@ -84,6 +106,7 @@ export class InputsFile {
   /** Cut back to its first `bytes`: the inputs after them are sent again by this run. */
   keepFirst(bytes: number): void {
     if (this.size() > bytes) ftruncateSync(this.fd, bytes);
+    this.kept = Math.min(this.kept, bytes);
   }
 
   private closed = false;

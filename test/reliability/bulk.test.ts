@@ -1160,6 +1160,36 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     expect(readFileSync(failed, 'utf8')).toBe('');
   });
 
+  it('--failed and --uncertain keep what an earlier run wrote when the input is refused before the import begins', async () => {
+    const dir = tempDir();
+    const failed = join(dir, 'retry.ndjson');
+    const before = { failed: `${PET_LINE(7)}\n`, uncertain: `${PET_LINE(8)}\n` };
+    writeFileSync(failed, before.failed);
+    writeFileSync(`${failed}.uncertain`, before.uncertain);
+    const server = await faultServer((_req, res) => reply(res, 500, ''));
+    for (const [args, stdin] of [
+      [[], 'name,categoryId\nRex,1\n'],
+      [['--skip', '5'], `${PET_LINE(1)}\n`],
+    ] as const) {
+      const result = await run(['pets', 'add', '--file', '-', '--failed', failed, ...args], {
+        env: envFor(server.url),
+        stdin,
+      });
+      expect(result.code).toBe(2);
+      expect(readFileSync(failed, 'utf8')).toBe(before.failed);
+      expect(readFileSync(`${failed}.uncertain`, 'utf8')).toBe(before.uncertain);
+    }
+    expect(server.seen).toEqual([]);
+    // An empty input is an import of nothing: the files are its own, empty.
+    const empty = await run(['pets', 'add', '--file', '-', '--failed', failed], {
+      env: envFor(server.url),
+      stdin: '',
+    });
+    expect(empty.code).toBe(0);
+    expect(readFileSync(failed, 'utf8')).toBe('');
+    expect(existsSync(`${failed}.uncertain`)).toBe(false);
+  });
+
   it('--failed is emptied when the import starts, and holds a JSON array’s inputs too', async () => {
     const failed = join(tempDir(), 'retry.ndjson');
     // Left by an earlier import: kept, it would be sent again with this one's failures.
