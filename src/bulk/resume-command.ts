@@ -19,12 +19,14 @@ export interface ResumableImport {
 /** `store [-p NAME] pets add --file F [flags] --skip N`, for any N. */
 export function resumeCommand(
   opts: ResumableImport,
-  options: Pick<GlobalOptions, 'json' | 'timeoutMs'>,
+  options: Pick<GlobalOptions, 'json' | 'jsonFields' | 'timeoutMs'>,
   env: Env,
   profile: Pick<ResolvedProfile, 'name' | 'source'>,
 ): (skip: number) => string {
   const words = ['pets', 'add', '--file', opts.file ?? '-'];
-  if (options.json) words.push('--json');
+  // The fields asked for too: pasted, the command prints what the first run printed.
+  if (options.json)
+    words.push('--json', ...(options.jsonFields ? [options.jsonFields.join(',')] : []));
   // A time limit this shell would not give by itself (STORE_TIMEOUT stays set in it).
   const given = env.STORE_TIMEOUT ? Number(env.STORE_TIMEOUT) : DEFAULT_TIMEOUT_SECONDS;
   if (options.timeoutMs !== timeoutMs(given)) {

@@ -479,6 +479,21 @@ describe('a write whose fate is unknown says so', () => {
 });
 
 describe('pets add --file when the server goes away', () => {
+  it('resumes with the --json fields the run was given', async () => {
+    const port = await closedPort();
+    const result = await run(
+      ['pets', 'add', '--file', '-', '--json', 'id,name', '--concurrency', '1'],
+      {
+        env: envFor(`http://127.0.0.1:${port}/v1`),
+        stdin: '{"name":"A","categoryId":1}\n{"name":"B","categoryId":1}\n',
+      },
+    );
+    expect(result.code).toBe(6);
+    expect(result.stderr.split('\n').at(-2)).toBe(
+      '{"summary":{"created":0,"failed":1,"uncertain":0,"notSent":1,"hint":"resume with: store pets add --file - --json id,name --concurrency 1 --skip 1"}}',
+    );
+  });
+
   it('reports the rest as not sent once the server cannot be reached, instead of retrying each', async () => {
     const port = await closedPort();
     const result = await run(['pets', 'add', '--file', '-', '--json', '--concurrency', '1'], {
