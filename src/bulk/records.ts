@@ -148,12 +148,15 @@ function openLocked(
       'continue it with --resume (inputs it may have sent are not sent again), or delete the journal to send every input again',
     );
   }
-  // Another file under the same name (edited, replaced): its inputs are not those numbered.
+  // Another file under the same name (edited, replaced), or on stdin: its inputs are not those
+  // numbered.
   if (opts.resume && earlier?.input !== undefined && earlier.input !== journal.input) {
+    const what =
+      opts.file === '-'
+        ? 'stdin is not the file the import began with'
+        : `${opts.file} changed since the import began`;
     throw withHint(
-      new FlagError(
-        `--resume: ${opts.file} changed since the import began (journal ${journalPath})`,
-      ),
+      new FlagError(`--resume: ${what} (journal ${journalPath})`),
       'resuming would skip or send the wrong inputs; put the file back as it was, or delete the journal and use --skip',
     );
   }

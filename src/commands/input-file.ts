@@ -60,14 +60,26 @@ export function stdinFd(stdin: unknown): number | undefined {
   return typeof fd === 'number' ? fd : undefined;
 }
 
-/** The size of a stdin that is a regular file (`< animals.ndjson`), else undefined. */
-export function stdinFileSize(stdin: unknown): number | undefined {
+/** A file as a bulk import knows it: its size, and its identity (`SIZE MTIME`), by which a
+ * resume tells that it is still the file whose inputs the journal numbers. */
+export interface InputFileFacts {
+  bytes: number;
+  identity: string;
+}
+
+export function fileFacts(stats: { size: number; mtimeMs: number }): InputFileFacts {
+  return { bytes: stats.size, identity: `${stats.size} ${Math.trunc(stats.mtimeMs)}` };
+}
+
+/** What fileFacts says of a stdin that is a regular file (`< animals.ndjson`); nothing for a
+ * pipe or a terminal. */
+export function stdinFile(stdin: unknown): Partial<InputFileFacts> {
   const fd = stdinFd(stdin);
-  if (fd === undefined) return undefined;
+  if (fd === undefined) return {};
   try {
     const stats = process.getBuiltinModule('node:fs').fstatSync(fd);
-    return stats.isFile() ? stats.size : undefined;
+    return stats.isFile() ? fileFacts(stats) : {};
   } catch {
-    return undefined;
+    return {};
   }
 }

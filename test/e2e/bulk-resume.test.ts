@@ -2,7 +2,15 @@
 // SIGKILL at random moments and resumed as the tool says, interrupted and resumed with the
 // command it prints, pasted into a shell. What the sandbox holds at the end is counted.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  openSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
@@ -182,5 +190,40 @@ describe('pets add --file killed and resumed', () => {
       stderr: 'error: cannot read stdin: it is a directory; nothing was sent\n',
     });
     expect(box.posts()).toBe(0);
+  });
+
+  it('refuses to resume from stdin another file than the import began with: exit 2, nothing sent', async () => {
+    const dir = tempDir();
+    const began = join(dir, 'a.ndjson');
+    const other = join(dir, 'b.ndjson');
+    writeFileSync(began, '{"name":"a1","categoryId":1}\n{"name":"a2","categoryId":1}\n');
+    writeFileSync(other, '{"name":"b1","categoryId":1}\n');
+    const journal = join(dir, 'stdin.journal');
+    const { size, mtimeMs } = statSync(began);
+    // What `--file - < a.ndjson`, killed after its first input, left.
+    writeFileSync(
+      journal,
+      `store pets add journal 1\nskip 0\ninput ${size} ${Math.trunc(mtimeMs)}\ns 1\nr 1\n`,
+    );
+    const server = await sandbox();
+    const stdin = openSync(other, 'r');
+    const child = spawn(
+      process.execPath,
+      [BIN, 'pets', 'add', '--file', '-', '--journal', journal, '--resume'],
+      {
+        env: processEnv({ STORE_BASE_URL: server.url, STORE_API_KEY: KEY }),
+        stdio: [stdin, 'pipe', 'pipe'],
+      },
+    );
+    closeSync(stdin);
+    afterThisTest(() => child.kill('SIGKILL'));
+    expect(await collect(child)).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        `error: --resume: stdin is not the file the import began with (journal ${journal})\n` +
+        'hint: resuming would skip or send the wrong inputs; put the file back as it was, or delete the journal and use --skip\n',
+    });
+    expect(server.posts()).toBe(0);
   });
 });

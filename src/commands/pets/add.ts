@@ -18,7 +18,13 @@ import { type Int64, type NewPet, PET_STATUSES, Pet, type PetStatus } from '../.
 import * as z from '../../zod.js';
 import { defineCommand, missingFlags, parseValue } from '../define.js';
 import { fileFlag, int64Flag, intFlag, statusFlag, switchFlag, textFlag } from '../flags.js';
-import { checkStdinReadable, openUntilCtrlC, stdinFd, stdinFileSize } from '../input-file.js';
+import {
+  checkStdinReadable,
+  fileFacts,
+  openUntilCtrlC,
+  stdinFd,
+  stdinFile,
+} from '../input-file.js';
 import { PET_COLUMNS } from './columns.js';
 
 /** One animal from flags: what is missing is asked for on a terminal (run), else refused. */
@@ -347,18 +353,15 @@ async function openInput(
   file: string,
   ctx: Context,
 ): Promise<{ stream: Readable; bytes?: number; identity?: string }> {
-  if (file === '-') return { stream: ctx.io.stdin, bytes: stdinFileSize(ctx.io.stdin) };
+  // stdin too, when it is a file: a --resume from another file is told apart.
+  if (file === '-') return { stream: ctx.io.stdin, ...stdinFile(ctx.io.stdin) };
   let problem: string;
   try {
     const handle = await openUntilCtrlC(file, ctx.signal);
     const stats = await handle.stat();
     if (!stats.isDirectory()) {
       if (!stats.isFile()) return { stream: handle.createReadStream() };
-      return {
-        stream: handle.createReadStream(),
-        bytes: stats.size,
-        identity: `${stats.size} ${Math.trunc(stats.mtimeMs)}`,
-      };
+      return { stream: handle.createReadStream(), ...fileFacts(stats) };
     }
     await handle.close();
     problem = 'it is a directory';
