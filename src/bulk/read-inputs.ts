@@ -164,8 +164,15 @@ export async function* readInputs(
       heldBytes = line.length;
       continue;
     }
+    // The first line is read under the document's bound (it may be a whole JSON array): as an
+    // NDJSON line, it is held to a line's bound like every other.
+    const first = mode === 'start';
     mode = 'ndjson';
     n += 1;
+    if (first && Buffer.byteLength(line) > MAX_LINE_BYTES) {
+      yield { n, lineNo, error: rejected('invalid_json', 'longer than 1 MiB') };
+      continue;
+    }
     yield { n, lineNo, value, line };
   }
   // Nothing but white space: no inputs, as `[]` has none (a --failed file after a run where

@@ -1710,6 +1710,16 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     expect(server.seen.map((r) => r.body)).toEqual([PET_LINE(1), line(1024 * 1024)]);
     // Not held, so not in --failed either: said, not left for the user to find out.
     expect(readFileSync(failed, 'utf8')).toBe('');
+    // The first line as well (read under a JSON document's bound, as it may begin an array).
+    const first = await run(['pets', 'add', '--file', '-', '--json'], {
+      env: envFor(server.url),
+      stdin: `${over}\n${PET_LINE(2)}\n`,
+    });
+    expect(first.code).toBe(3);
+    expect(first.stdout.split('\n')[0]).toBe(
+      '{"input":1,"line":1,"error":{"code":"invalid_json","message":"longer than 1 MiB","status":null}}',
+    );
+    expect(server.seen.slice(2).map((r) => r.body)).toEqual([PET_LINE(2)]);
     expect(result.stderr).toBe(
       `{"summary":{"created":2,"failed":1,"uncertain":0,"notSent":0,"failedFile":"${failed}"}}\n` +
         `{"warning":{"message":"--failed ${failed} does not hold input 2: a line over 1 MiB is not kept"}}\n`,
