@@ -187,7 +187,8 @@ function report(
   // Ctrl-C is told by nothing but its exit code, unless it may have left something behind.
   if (error instanceof SilentExit) return error.exitCode;
   if (error instanceof CancelledError && error.note === undefined) return error.exitCode;
-  if (how.json) io.err(`${stringifyJson({ error: toReport(error) })}\n`);
+  // One JSON object a line, on a terminal too: not wrapped to its width.
+  if (how.json) io.err(`${stringifyJson({ error: toReport(error) })}\n`, true);
   else io.err(errorLines(error));
   // A stack trace helps only with a bug: an API or usage error is told in full above.
   const internal = !(how.original instanceof CliError);

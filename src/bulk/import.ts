@@ -142,7 +142,7 @@ export async function importPets(
       input: setting.inputFile,
       to: setting.destination,
     },
-    (message) => io.err(warningLine(options.json, message)),
+    (message) => io.err(warningLine(options.json, message), options.json),
   );
   const limiter = new RateLimiter(opts.concurrency);
   const counter: ReadCounter = { bytes: 0 };
@@ -276,6 +276,7 @@ export async function importPets(
             options.json,
             `waiting for ${window.inFlight} ${requests} in flight (Ctrl-C again to quit at once)`,
           ),
+          options.json,
         );
       }
     };

@@ -192,7 +192,7 @@ export class BulkReport {
    * to do about it. */
   async finish(extra?: string, hint?: string, code = 'interrupted'): Promise<void> {
     await this.endOutput();
-    this.io.err(`${this.notSentLine()}${this.lastLines(extra, hint, code)}`);
+    this.err(`${this.notSentLine()}${this.lastLines(extra, hint, code)}`);
   }
 
   /** The summary line (why it stopped short first, under --json) and the hint line. */
@@ -247,7 +247,7 @@ export class BulkReport {
   /** Why the import stopped short (a Ctrl-C, a failed stdout), where the summary is not
    * written: a JSON error line under --json, as every stderr line is there. */
   stopLine(code: string, message: string, text = message): void {
-    this.io.err(this.stopLineText(code, message, text));
+    this.err(this.stopLineText(code, message, text));
   }
 
   private stopLineText(code: string, message: string, text: string): string {
@@ -279,7 +279,7 @@ export class BulkReport {
 
   /** A warning on stderr, made safe for a terminal; a JSON line under --json. */
   warningLine(message: string): void {
-    this.io.err(warningLine(this.options.json, message));
+    this.err(warningLine(this.options.json, message));
   }
 
   /** Every count, and where the files are; on a terminal with the time taken, in a log
@@ -324,8 +324,9 @@ export class BulkReport {
     this.io.out(`${stringifyJson(value)}\n`);
   }
 
+  /** Under --json every line is a JSON object, never wrapped to a terminal's width. */
   private err(text: string): void {
-    this.io.err(text);
+    this.io.err(text, this.options.json);
   }
 
   /** A 429 was answered: the line says the import is slowed down until the next outcome. */

@@ -173,6 +173,29 @@ describe('--json FIELDS', () => {
   });
 });
 
+describe('--json errors', () => {
+  it('are one JSON object a line on a terminal too, not wrapped to its width', async () => {
+    const message =
+      'Pet 12345 was not found in this store, please check the identifier and try again later';
+    const scope = api()
+      .get('/v1/pets/12345')
+      .reply(404, { code: 'not_found', message, status: 404 });
+    const result = await run(['pets', 'get', '12345', '--json'], {
+      // Its deprecation warning, text, is another matter.
+      env: { ...env(), STORE_NO_DEPRECATION_WARNINGS: '1' },
+      tty: { stderr: true },
+      columns: 40,
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 5,
+      stdout: '',
+      stderr: `{"error":{"code":"not_found","message":"${message}","status":404}}\n`,
+      prompts: [],
+    });
+  });
+});
+
 describe('--jq', () => {
   it('prints each result on its own line, strings raw', async () => {
     const scope = listed();

@@ -1190,6 +1190,26 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
     expect(existsSync(`${failed}.uncertain`)).toBe(false);
   });
 
+  it('writes its --json stderr lines whole on a terminal, however narrow', async () => {
+    const server = await faultServer((_req, res) =>
+      reply(
+        res,
+        400,
+        '{"code":"bad","message":"the name is taken by another animal of this store","status":400}',
+      ),
+    );
+    const result = await run(['pets', 'add', '--file', '-', '--json'], {
+      env: envFor(server.url),
+      stdin: `${PET_LINE(1)}\n`,
+      tty: { stderr: true },
+      columns: 30,
+    });
+    expect(result.code).toBe(3);
+    // After the profile line and the progress line a terminal has (text: docs/messages.md).
+    const summary = '{"summary":{"created":0,"failed":1,"uncertain":0,"notSent":0}}\n';
+    expect(result.stderr.endsWith(summary)).toBe(true);
+  });
+
   it('--failed is emptied when the import starts, and holds a JSON array’s inputs too', async () => {
     const failed = join(tempDir(), 'retry.ndjson');
     // Left by an earlier import: kept, it would be sent again with this one's failures.

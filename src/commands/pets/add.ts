@@ -209,6 +209,7 @@ export async function run(opts: AddOptions, ctx: Context): Promise<void> {
         ctx.options.json,
         'Reading animals from the terminal, one JSON object per line; Ctrl-D to finish',
       ),
+      ctx.options.json,
     );
   }
   const input = await openInput(opts.file, ctx);
