@@ -171,7 +171,9 @@ describe('store against the sandbox', () => {
     expect(rejected).toMatchObject({
       code: 4,
       stdout: '',
-      stderr: 'error: the API rejected the key (HTTP 401); nothing was saved\n',
+      stderr:
+        'error: missing or invalid API key (Authorization: Bearer <key>) (unauthorized, HTTP 401)\n' +
+        'hint: the API rejected this key; nothing was saved\n',
     });
     // In config.json on purpose: the keyring is test/e2e/keyring.test.ts's.
     const accepted = await store(['auth', 'login', '--with-key', '--insecure-storage'], {

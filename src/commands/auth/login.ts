@@ -4,7 +4,7 @@ import { saveKey } from '../../config/key-store.js';
 import { commandFor } from '../../config/profile-hints.js';
 import { maskKey } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
-import { ApiError, AuthError, FlagError, NetworkError, withHint } from '../../errors.js';
+import { ApiError, FlagError, NetworkError, withHint } from '../../errors.js';
 import * as z from '../../zod.js';
 import { defineCommand } from '../define.js';
 import { reportDone } from '../done.js';
@@ -121,11 +121,10 @@ async function verify(key: string, ctx: Context): Promise<void> {
   try {
     await listPets(await ctx.api({ apiKey: key }), { limit: 1 });
   } catch (error) {
+    // The service's own words, as for any answer (its code and status too); what store adds
+    // is on the hint line.
     if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
-      throw new AuthError(
-        `the API rejected the key (HTTP ${error.status}); nothing was saved`,
-        error.status,
-      );
+      throw withHint(error, 'the API rejected this key; nothing was saved');
     }
     // The key may be good: the check could not tell (unreachable, 5xx).
     if (error instanceof NetworkError || error instanceof ApiError) {

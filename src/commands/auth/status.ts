@@ -1,5 +1,5 @@
 import { listPets } from '../../api/pets.js';
-import { noKeyError, rejectedKeyHint } from '../../config/profile-hints.js';
+import { noKeyError } from '../../config/profile-hints.js';
 import {
   type BaseUrlSource,
   type KeyStorage,
@@ -7,7 +7,7 @@ import {
   type ResolvedProfile,
 } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
-import { ApiError, AuthError, CliError, withHint } from '../../errors.js';
+import { ApiError, CliError } from '../../errors.js';
 import { type Column, renderItem, writeJson } from '../../render/output.js';
 import { sanitize } from '../../render/sanitize.js';
 import * as z from '../../zod.js';
@@ -84,15 +84,10 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
       status.valid = true;
     } catch (error) {
       failure = error;
+      // The service's own words (its code and status too), with the client's hint on where the
+      // key came from; which key it was is in the lines above the error.
       if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
         status.valid = false;
-        failure = withHint(
-          new AuthError(
-            `the API rejected the key ${status.key} from ${profile.keySource} (HTTP ${error.status})`,
-            error.status,
-          ),
-          rejectedKeyHint(profile),
-        );
       }
     }
   }

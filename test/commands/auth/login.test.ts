@@ -98,13 +98,16 @@ describe('store auth login', () => {
     const scope = api(API, NEW_KEY)
       .get('/v1/pets')
       .query({ limit: '1' })
-      .reply(status, { code, message: 'bad key', status });
+      .reply(status, { code, message: 'Key revoked on 2026-12-01 by admin', status });
     const result = await run(['auth', 'login', '--with-key'], { env, stdin: `${NEW_KEY}\n` });
     expect(scope.isDone()).toBe(true);
+    // The service's words, code and status, as for any answer; store's on the hint line.
     expect(result).toEqual({
       code: 4,
       stdout: '',
-      stderr: `error: the API rejected the key (HTTP ${status}); nothing was saved\n`,
+      stderr:
+        `error: Key revoked on 2026-12-01 by admin (${code}, HTTP ${status})\n` +
+        'hint: the API rejected this key; nothing was saved\n',
       prompts: [],
     });
     expect(existsSync(file)).toBe(false);

@@ -52,13 +52,16 @@ describe('store auth status', () => {
 
   it('with a rejected key from STORE_API_KEY: says so, exit 4', async () => {
     const { env } = setup({ STORE_API_KEY: KEY });
-    api().get('/v1/pets').query({ limit: '1' }).reply(403, { code: 'forbidden', message: 'no' });
+    api()
+      .get('/v1/pets')
+      .query({ limit: '1' })
+      .reply(403, { code: 'forbidden', message: 'no', status: 403 });
     expect(await run(['auth', 'status'], { env })).toEqual({
       code: 4,
       stdout: '',
       stderr:
         `profile  production\nbase URL ${PROD} (from profile)\nkey      ****wxyz (from STORE_API_KEY)\n` +
-        'error: the API rejected the key ****wxyz from env (HTTP 403)\nhint: the key came from STORE_API_KEY\n',
+        'error: no (forbidden, HTTP 403)\nhint: the key came from STORE_API_KEY\n',
       prompts: [],
     });
   });

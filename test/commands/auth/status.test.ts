@@ -8,7 +8,7 @@ const REJECTED =
   'profile  production\n' +
   'base URL https://api.animal-store.example/v1 (from profile)\n' +
   'key      ****wxyz (in config.json)\n' +
-  'error: the API rejected the key ****wxyz from config (HTTP 401)\nhint: to store a new key for profile production, run `store auth login`\n';
+  'error: no (unauthorized, HTTP 401)\nhint: to store a new key for profile production, run `store auth login`\n';
 
 describe('store auth status', () => {
   const storedKey = (file: string, key = KEY) =>
@@ -155,11 +155,11 @@ describe('store auth status', () => {
   });
 
   it.each([
-    [[], '', REJECTED],
+    [[], '', REJECTED.replace('error: no (', 'error: key ****wxyz is not valid (')],
     [
       ['--json'],
       '{"profile":"production","baseUrl":"https://api.animal-store.example/v1","baseUrlSource":"profile","keySource":"config","keyStorage":"file","key":"****wxyz","valid":false}\n',
-      '{"error":{"code":"unauthenticated","message":"the API rejected the key ****wxyz from config (HTTP 401)","status":401,"hint":"to store a new key for profile production, run `store auth login`"}}\n',
+      '{"error":{"code":"unauthorized","message":"key ****wxyz is not valid","status":401,"hint":"to store a new key for profile production, run `store auth login`"}}\n',
     ],
     [['--debug'], '', undefined],
   ])(
@@ -181,7 +181,7 @@ describe('store auth status', () => {
         expect(result.stderr).toContain('> authorization: Bearer ****wxyz\n');
         expect(result.stderr).not.toMatch(/^\s+at /m);
         expect(result.stderr.split('\n').slice(-3)).toEqual([
-          'error: the API rejected the key ****wxyz from config (HTTP 401)',
+          'error: key ****wxyz is not valid (unauthorized, HTTP 401)',
           'hint: to store a new key for profile production, run `store auth login`',
           '',
         ]);
