@@ -51,7 +51,9 @@ export function globalOptions(raw: RawGlobals, env: Env): GlobalOptions {
   let timeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
   if (timeoutText !== undefined) {
     timeoutSeconds = Number(timeoutText);
-    const valid = timeoutText.trim() !== '' && timeoutSeconds > 0;
+    // Seconds in decimal (an exponent allowed): Number() would also read `0x10` as 16.
+    const decimal = /^\s*(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?\s*$/i.test(timeoutText);
+    const valid = decimal && timeoutSeconds > 0;
     if (!valid || !(timeoutSeconds <= MAX_TIMEOUT_SECONDS)) {
       throw new FlagError(`${source} must be ${TIMEOUT_RULE} (got ${JSON.stringify(timeoutText)})`);
     }

@@ -501,6 +501,16 @@ describe('store pets list', () => {
       '--timeout must be a positive number of seconds, at most 86400 (got "3000000")',
     ],
     [
+      ['--timeout', '0x10'],
+      {},
+      '--timeout must be a positive number of seconds, at most 86400 (got "0x10")',
+    ],
+    [
+      [],
+      { STORE_TIMEOUT: '0b11' },
+      'STORE_TIMEOUT must be a positive number of seconds, at most 86400 (got "0b11")',
+    ],
+    [
       [],
       { STORE_TIMEOUT: '-1' },
       'STORE_TIMEOUT must be a positive number of seconds, at most 86400 (got "-1")',
