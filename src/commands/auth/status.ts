@@ -110,15 +110,21 @@ const KEY_AT: Record<KeyStorage, string> = {
   builtin: 'built in',
 };
 
+/** The key, masked, and where it is; where it should be when it cannot be read (a keyring
+ * out of reach, its entry gone: the error below says which). */
+function keyLine(status: AuthStatus): string {
+  if (!status.keyStorage) return 'none';
+  if (!status.key)
+    return status.keyStorage === 'keyring' ? `? (${KEY_AT.keyring}: not read)` : 'none';
+  return `${status.key} (${KEY_AT[status.keyStorage]})`;
+}
+
 /** The facts as lines for a person. */
 function describe(status: AuthStatus): string {
   const lines = [
     ['profile', status.profile],
     ['base URL', `${status.baseUrl} (from ${URL_FROM[status.baseUrlSource]})`],
-    [
-      'key',
-      status.key && status.keyStorage ? `${status.key} (${KEY_AT[status.keyStorage]})` : 'none',
-    ],
+    ['key', keyLine(status)],
   ];
   return lines.map(([name, value]) => `${name?.padEnd(9)}${sanitize(value ?? '')}\n`).join('');
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { run, configSetup as setup, writeConfigFile } from '../../helpers/cli.js';
 import { api, KEY, unexpected } from '../../helpers/http.js';
+import { lockedKeyring } from '../../helpers/keyring.js';
 
 const PET_PAGE = '[{"id":1,"name":"Rex","categoryId":2,"status":"available"}]';
 /** What a person gets on stderr for a stored key the API rejects: the facts, then the error. */
@@ -116,6 +117,24 @@ describe('store auth status', () => {
         'base URL https://api.animal-store.example/v1 (from profile)\n' +
         'key      none\n' +
         'error: no API key for profile production\nhint: run `store auth login` or set STORE_API_KEY\n',
+      prompts: [],
+    });
+    expect(unexpected).toEqual([]);
+  });
+
+  it('says where a key is that it cannot read from the keyring, above why', async () => {
+    const { env, file } = setup();
+    writeConfigFile(file, JSON.stringify({ profiles: { production: { keyStorage: 'keyring' } } }));
+    const result = await run(['auth', 'status'], { env, keyring: lockedKeyring().load });
+    expect(result).toEqual({
+      code: 4,
+      stdout: '',
+      stderr:
+        'profile  production\n' +
+        'base URL https://api.animal-store.example/v1 (from profile)\n' +
+        'key      ? (in the system keyring: not read)\n' +
+        'error: the key of profile production is no longer in the system keyring\n' +
+        'hint: run `store auth login` to store it again (or unlock the keyring, if it is locked)\n',
       prompts: [],
     });
     expect(unexpected).toEqual([]);
