@@ -125,7 +125,7 @@ describe('store auth status', () => {
   it('says where a key is that it cannot read from the keyring, above why', async () => {
     const { env, file } = setup();
     writeConfigFile(file, JSON.stringify({ profiles: { production: { keyStorage: 'keyring' } } }));
-    const result = await run(['auth', 'status'], { env, keyring: lockedKeyring().load });
+    const result = await run(['auth', 'status'], { env, keyring: lockedKeyring() });
     expect(result).toEqual({
       code: 4,
       stdout: '',
@@ -133,8 +133,8 @@ describe('store auth status', () => {
         'profile  production\n' +
         'base URL https://api.animal-store.example/v1 (from profile)\n' +
         'key      ? (in the system keyring: not read)\n' +
-        'error: the key of profile production is no longer in the system keyring\n' +
-        'hint: run `store auth login` to store it again (or unlock the keyring, if it is locked)\n',
+        'error: cannot read the key of profile production from the system keyring (it is locked)\n' +
+        'hint: unlock the keyring, or run `store auth login` to store the key again\n',
       prompts: [],
     });
     expect(unexpected).toEqual([]);
