@@ -275,7 +275,9 @@ export class ApiClient {
     };
     let data: unknown;
     try {
-      data = parseJson(body.toString('utf8'));
+      // The key is never printed but by `auth token`: a server echoing it in its data (a
+      // field, a note) shows it masked, as `store api` and the traces do.
+      data = parseJson(this.redactBytes(body).toString('utf8'));
     } catch (error) {
       if (error instanceof JsonDepthError) throw tooDeep();
       this.trace(`! response body is not JSON: ${(error as Error).message}`);
