@@ -3,7 +3,7 @@
 // be used, or when the user asks for the file (`auth login --insecure-storage`). config.json
 // says which: `"keyStorage": "keyring"` in the profile marks a key in the keyring, so commands
 // know where to look without asking the keyring, and a vanished entry is told from no key.
-import { AuthError, CliError, ExitCode, FlagError, withHint } from '../errors.js';
+import { AuthError, CancelledError, CliError, ExitCode, FlagError, withHint } from '../errors.js';
 import type { ConfigData, ConfigFile, StoredProfile } from './file.js';
 import { profileExists } from './profiles.js';
 
@@ -24,68 +24,150 @@ export interface Keyring {
  * platform, the single executable). Tests inject their own. */
 export type KeyringLoader = () => Promise<Keyring>;
 
-interface KeyringModule {
-  AsyncEntry: new (
-    service: string,
-    account: string,
-    options?: { linux?: { store?: 'secret-service' | 'keyutils' } },
-  ) => {
-    getPassword(signal?: AbortSignal): Promise<string | null>;
-    setPassword(password: string, signal?: AbortSignal): Promise<void>;
-    deleteCredential(signal?: AbortSignal): Promise<boolean>;
-  };
-}
+/**
+ * How long one keyring call may take. A Secret Service answers a read in well under a second,
+ * even when D-Bus has to start it; a bus or service that says nothing for this long is taken
+ * as one that cannot be used (an unlock prompt left unanswered that long too: unlock, then run
+ * the command again), instead of holding the command for ever.
+ */
+export const KEYRING_TIMEOUT_MS = 5000;
 
-/** The real keyring. The library is an optional dependency with a native binary per platform,
- * outside the bundle (scripts/build.js): loaded here only, by the commands that need a key. */
+/**
+ * The child process that makes one call: the library connects to the keyring synchronously as
+ * an entry is made, and then waits in a thread that nothing can stop, so neither this process's
+ * event loop nor a worker thread (which the process must join to exit) can hold it. A child
+ * is killed when the time limit or Ctrl-C ends the wait. The request comes on stdin (a key
+ * never on a command line), the answer on stdout.
+ */
+const CALL = `
+const input = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));
+const answer = (value) => process.stdout.write(JSON.stringify(value));
+Promise.resolve()
+  .then(() => {
+    const entry = new (require(input.library).AsyncEntry)(input.service, input.account, {
+      linux: { store: 'secret-service' },
+    });
+    if (input.op === 'get') return entry.getPassword();
+    if (input.op === 'set') return entry.setPassword(input.key);
+    return entry.deleteCredential();
+  })
+  .then((value) => answer({ value: value === undefined ? null : value }),
+    (error) => answer({ error: String((error && error.message) || error) }));
+`;
+
+/** The real keyring, one child process per call. The library is an optional dependency with a
+ * native binary per platform, outside the bundle (scripts/build.js). */
 export const systemKeyring: KeyringLoader = async () => {
   if (process.getBuiltinModule('node:sea').isSea()) {
     throw new Error('this single executable cannot load the keyring library');
   }
-  const library = await loadLibrary();
-  // An entry connects to the keyring as it is made (most of a read's cost): one per profile.
-  const entries = new Map<string, InstanceType<KeyringModule['AsyncEntry']>>();
-  const entry = (profile: string) => {
-    let made = entries.get(profile);
-    if (!made) {
-      // On Linux the Secret Service only: the library would otherwise fall back to the
-      // kernel's keyring, which forgets its keys at log-out.
-      made = new library.AsyncEntry(KEYRING_SERVICE, profile, {
-        linux: { store: 'secret-service' },
-      });
-      entries.set(profile, made);
-    }
-    return made;
-  };
+  const library = libraryPath();
+  const call = (op: string, account: string, signal?: AbortSignal, key?: string) =>
+    inChild(JSON.stringify({ library, service: KEYRING_SERVICE, account, op, key }), signal);
   return {
-    // async: an entry that cannot connect throws as it is made, and that is a rejection too.
-    get: async (profile, signal) => entry(profile).getPassword(signal),
-    set: async (profile, key, signal) => entry(profile).setPassword(key, signal),
-    delete: async (profile, signal) => entry(profile).deleteCredential(signal),
+    get: async (profile, signal) => (await call('get', profile, signal)) as string | null,
+    set: async (profile, key, signal) => {
+      await call('set', profile, signal, key);
+    },
+    delete: async (profile, signal) => (await call('delete', profile, signal)) === true,
   };
 };
 
-/** The library's binding for this platform. Its package first, as the library's index would
- * find it on a common platform without the index's look-ups (a musl check, a file tried beside
- * it: half the load's CPU time); the index where that package is not the one installed. */
-async function loadLibrary(): Promise<KeyringModule> {
-  const { platform, arch } = process;
+/** The library's binding for this platform, as a path the child can require. Its package
+ * first, as the library's index would find it on a common platform without the index's
+ * look-ups (a musl check, a file tried beside it); the index where that package is not the one
+ * installed. Resolved from the program's own file (bin/store.js), wherever the shell was. */
+function libraryPath(): string {
+  const { platform, arch, argv } = process;
+  const { createRequire } = process.getBuiltinModule('node:module');
+  const { realpathSync } = process.getBuiltinModule('node:fs');
   const abi = platform === 'linux' ? '-gnu' : platform === 'win32' ? '-msvc' : '';
-  const binding = `@napi-rs/keyring-${platform}-${arch}${abi}`;
   try {
-    return (await import(binding)) as KeyringModule;
+    const { resolve } = createRequire(realpathSync(argv[1] ?? '.'));
+    for (const name of [`@napi-rs/keyring-${platform}-${arch}${abi}`, '@napi-rs/keyring']) {
+      try {
+        return resolve(name);
+      } catch {
+        // Another libc or ABI (musl, gnueabihf): the index knows.
+      }
+    }
   } catch {
-    // Another libc or ABI (musl, gnueabihf): the index knows.
+    // No program file to resolve from.
   }
-  try {
-    return (await import('@napi-rs/keyring')) as KeyringModule;
-  } catch {
-    throw new Error(`no keyring library for ${platform}-${arch} is installed`);
+  throw new Error(`no keyring library for ${platform}-${arch} is installed`);
+}
+
+/** Runs CALL with `request`: its value, or a rejection with the library's message; ended by
+ * `signal` (the child killed). */
+function inChild(request: string, signal?: AbortSignal): Promise<unknown> {
+  const { spawn } = process.getBuiltinModule('node:child_process');
+  return new Promise((resolve, reject) => {
+    signal?.throwIfAborted();
+    const child = spawn(process.execPath, ['-e', CALL], { stdio: ['pipe', 'pipe', 'ignore'] });
+    let out = '';
+    const onAbort = () => {
+      child.kill('SIGKILL');
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+    });
+    child.on('error', (error) => {
+      signal?.removeEventListener('abort', onAbort);
+      reject(error);
+    });
+    child.on('close', () => {
+      signal?.removeEventListener('abort', onAbort);
+      let answer: { value?: unknown; error?: string };
+      try {
+        answer = JSON.parse(out);
+      } catch {
+        answer = { error: 'the keyring call ended without an answer' };
+      }
+      if (answer.error !== undefined) reject(new Error(answer.error));
+      else resolve(answer.value);
+    });
+    child.stdin.on('error', () => {
+      // A child that ended early: its close says why.
+    });
+    child.stdin.end(request);
+  });
+}
+
+/** A keyring call that did not answer within KEYRING_TIMEOUT_MS. */
+class KeyringTimeout extends Error {
+  constructor() {
+    super(`it did not answer within ${KEYRING_TIMEOUT_MS / 1000} s`);
   }
+}
+
+/**
+ * One call of the keyring, given a signal that aborts at the time limit or at Ctrl-C
+ * (`signal`): by then it has answered, or it rejects (KeyringTimeout, or CancelledError for
+ * Ctrl-C) whether or not the call itself heeds the signal.
+ */
+async function bounded<T>(
+  loadKeyring: KeyringLoader,
+  call: (keyring: Keyring, signal: AbortSignal) => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
+  if (signal?.aborted) throw new CancelledError();
+  const limit = AbortSignal.timeout(KEYRING_TIMEOUT_MS);
+  const either = signal ? AbortSignal.any([signal, limit]) : limit;
+  const keyring = await loadKeyring();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal?.aborted ? new CancelledError() : new KeyringTimeout());
+    either.addEventListener('abort', onAbort, { once: true });
+    call(keyring, either)
+      .then(resolve, reject)
+      .finally(() => either.removeEventListener('abort', onAbort));
+  });
 }
 
 /** Why the keyring cannot be used, in a few words for a warning or an error line. */
 export function keyringFailure(error: unknown): string {
+  if (error instanceof KeyringTimeout) return error.message;
   const message = error instanceof Error ? error.message : String(error);
   if (/D-?Bus/i.test(message)) return 'no D-Bus session';
   if (/locked|prompt was dismissed/i.test(message)) return 'it is locked';
@@ -108,8 +190,9 @@ export async function readFromKeyring(
 ): Promise<string> {
   let key: string | null;
   try {
-    key = await (await loadKeyring()).get(profile, signal);
+    key = await bounded(loadKeyring, (keyring, limit) => keyring.get(profile, limit), signal);
   } catch (error) {
+    if (error instanceof CancelledError) throw error;
     throw withHint(
       new AuthError(
         `cannot read the key of profile ${profile} from the system keyring (${keyringFailure(error)})`,
@@ -149,18 +232,19 @@ export async function saveKey(
   loadKeyring: KeyringLoader,
   options: SaveOptions,
 ): Promise<SaveResult> {
-  let keyring: Keyring | undefined;
+  let inKeyringNow = false;
   let failure: string | undefined;
   let previous: string | null = null;
   const wasInKeyring = inKeyring(config.read().profiles?.[profile]);
   if (!options.insecure) {
     try {
-      keyring = await loadKeyring();
-      if (wasInKeyring) previous = await keyring.get(profile, options.signal);
-      await keyring.set(profile, key, options.signal);
+      if (wasInKeyring) {
+        previous = await bounded(loadKeyring, (k, limit) => k.get(profile, limit), options.signal);
+      }
+      await bounded(loadKeyring, (k, limit) => k.set(profile, key, limit), options.signal);
+      inKeyringNow = true;
     } catch (error) {
-      if (options.signal?.aborted) throw error;
-      keyring = undefined;
+      if (error instanceof CancelledError) throw error;
       failure = keyringFailure(error);
     }
   }
@@ -169,17 +253,18 @@ export async function saveKey(
       const stored = profileToChange(data, profile);
       delete stored.apiKey;
       delete stored.keyStorage;
-      if (keyring) stored.keyStorage = 'keyring';
+      if (inKeyringNow) stored.keyStorage = 'keyring';
       else stored.apiKey = key;
     });
   } catch (error) {
     // config.json still says what it said: the keyring is put back as it was.
-    if (keyring) await putBack(keyring, profile, previous);
+    if (inKeyringNow) await putBack(loadKeyring, profile, previous);
     throw error;
   }
-  if (keyring) return { storage: 'keyring' };
+  if (inKeyringNow) return { storage: 'keyring' };
   // The file holds the key now: an entry left in the keyring is out of date.
-  if (wasInKeyring && options.insecure) await removeFromKeyring(loadKeyring, profile);
+  if (wasInKeyring && options.insecure)
+    await removeFromKeyring(loadKeyring, profile, options.signal);
   return { storage: 'file', failure };
 }
 
@@ -199,8 +284,9 @@ export async function removeKey(
   if (!marked && stored?.apiKey === undefined) return false;
   if (marked) {
     try {
-      await (await loadKeyring()).delete(profile, signal);
+      await bounded(loadKeyring, (keyring, limit) => keyring.delete(profile, limit), signal);
     } catch (error) {
+      if (error instanceof CancelledError) throw error;
       throw new CliError(
         `cannot remove the key of profile ${profile} from the system keyring (${keyringFailure(error)}); nothing was changed`,
         ExitCode.failure,
@@ -219,17 +305,19 @@ export async function removeKey(
 }
 
 /**
- * The keyring entry of a profile that `profile remove` just removed: the reason it stays
- * when it cannot be removed, for a warning.
+ * Removes the keyring entry of a profile that `profile remove` is about to remove: the reason
+ * it stays when it cannot be removed, for a warning.
  */
 export async function removeFromKeyring(
   loadKeyring: KeyringLoader,
   profile: string,
+  signal?: AbortSignal,
 ): Promise<string | undefined> {
   try {
-    await (await loadKeyring()).delete(profile);
+    await bounded(loadKeyring, (keyring, limit) => keyring.delete(profile, limit), signal);
     return undefined;
   } catch (error) {
+    if (error instanceof CancelledError) throw error;
     return keyringFailure(error);
   }
 }
@@ -245,10 +333,13 @@ function profileToChange(data: ConfigData, profile: string): StoredProfile {
   return data.profiles[profile];
 }
 
-async function putBack(keyring: Keyring, profile: string, previous: string | null) {
+async function putBack(loadKeyring: KeyringLoader, profile: string, previous: string | null) {
   try {
-    if (previous === null) await keyring.delete(profile);
-    else await keyring.set(profile, previous);
+    await bounded(loadKeyring, (keyring, limit) =>
+      previous === null
+        ? keyring.delete(profile, limit).then(() => {})
+        : keyring.set(profile, previous, limit),
+    );
   } catch {
     // The error that stopped the save is the one to report.
   }

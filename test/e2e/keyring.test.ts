@@ -5,12 +5,14 @@
 // one fails these tests instead of skipping them.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { KEYRING_TIMEOUT_MS } from '../../src/config/key-store.js';
 import { afterThisTest } from '../helpers/cleanup.js';
 import { tempDir } from '../helpers/cli.js';
 import { faultServer, reply } from '../helpers/fault-server.js';
-import { processEnv, store } from '../helpers/process.js';
+import { BIN, collect, processEnv, store } from '../helpers/process.js';
 
 const TOOLS = ['dbus-run-session', 'dbus-send', 'gnome-keyring-daemon', 'secret-tool'];
 const installed = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
@@ -241,4 +243,98 @@ describe.skipIf(process.platform !== 'linux')('no D-Bus session (a server over s
       stderr: 'Saved key ****5678 for profile loc without checking it\n',
     });
   });
+});
+
+/** A D-Bus address whose socket accepts connections and never answers: a hung bus. */
+async function silentBus(): Promise<string> {
+  const path = join(tempDir(), 'silent.sock');
+  const sockets: Socket[] = [];
+  const server = createServer((socket) => sockets.push(socket));
+  await new Promise<void>((resolve) => server.listen(path, resolve));
+  afterThisTest(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  return `unix:path=${path}`;
+}
+
+/** bin/store.js as a process, sent `signal` after `afterMs`: how it ended, and when. */
+async function interrupted(args: string[], env: NodeJS.ProcessEnv, signal: NodeJS.Signals) {
+  const started = Date.now();
+  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  afterThisTest(() => child.kill('SIGKILL'));
+  setTimeout(() => child.kill(signal), 1000);
+  const result = await collect(child);
+  return { ...result, ms: Date.now() - started };
+}
+
+describe.skipIf(process.platform !== 'linux')('a D-Bus session that never answers', () => {
+  const TIMEOUT = `it did not answer within ${KEYRING_TIMEOUT_MS / 1000} s`;
+
+  it('a read gives up at the time limit: exit 4 with its hint, nothing sent', async () => {
+    const { server, env, configFile } = await setUp({
+      DBUS_SESSION_BUS_ADDRESS: await silentBus(),
+    });
+    writeFileSync(
+      configFile,
+      JSON.stringify({ profiles: { loc: { baseUrl: server.url, keyStorage: 'keyring' } } }),
+    );
+    const started = Date.now();
+    expect(await store(['pets', 'list'], { env })).toMatchObject({
+      code: 4,
+      stdout: '',
+      stderr:
+        `error: cannot read the key of profile loc from the system keyring (${TIMEOUT})\n` +
+        'hint: unlock the keyring, or run `store -p loc auth login` to store the key again\n',
+    });
+    expect(Date.now() - started).toBeLessThan(KEYRING_TIMEOUT_MS + 4000);
+    expect(server.seen).toEqual([]);
+  }, 30_000);
+
+  it('a login falls back to config.json with its warning; logout changes nothing (exit 1)', async () => {
+    const { server, env, configFile, config } = await setUp({
+      DBUS_SESSION_BUS_ADDRESS: await silentBus(),
+    });
+    const login = await store(['auth', 'login', '--with-key', '--no-verify'], { env, stdin: KEY });
+    expect(login).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr:
+        `warning: the system keyring cannot be used (${TIMEOUT}); the key is stored in plain text in ${configFile}\n` +
+        'Saved key ****5678 for profile loc without checking it\n',
+    });
+    expect(config()).toEqual({ profiles: { loc: { baseUrl: server.url, apiKey: KEY } } });
+    writeFileSync(
+      configFile,
+      JSON.stringify({ profiles: { loc: { baseUrl: server.url, keyStorage: 'keyring' } } }),
+    );
+    expect(await store(['auth', 'logout'], { env })).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: `error: cannot remove the key of profile loc from the system keyring (${TIMEOUT}); nothing was changed\n`,
+    });
+    expect(config()).toEqual({ profiles: { loc: { baseUrl: server.url, keyStorage: 'keyring' } } });
+  }, 30_000);
+
+  it.each([
+    ['SIGINT', 'pets list'],
+    ['SIGTERM', 'auth logout'],
+    ['SIGINT', 'profile remove loc'],
+  ] as const)(
+    '%s ends %s at once while the keyring says nothing; nothing changed',
+    async (signal, args) => {
+      const { server, env, configFile, config } = await setUp({
+        DBUS_SESSION_BUS_ADDRESS: await silentBus(),
+      });
+      const stored = { profiles: { loc: { baseUrl: server.url, keyStorage: 'keyring' } } };
+      writeFileSync(configFile, JSON.stringify(stored));
+      const ended = await interrupted(args.split(' '), env, signal);
+      expect(ended).toMatchObject({ code: null, signal, stdout: '', stderr: '' });
+      // Sent after 1 s: ended by it, well before the time limit would have.
+      expect(ended.ms).toBeLessThan(KEYRING_TIMEOUT_MS - 1000);
+      expect(config()).toEqual(stored);
+      expect(server.seen).toEqual([]);
+    },
+    30_000,
+  );
 });

@@ -47,13 +47,14 @@ export async function run(opts: RemoveOptions, ctx: Context): Promise<void> {
   }
   const wasCurrent = currentProfileName(before) === opts.name;
   const inKeyring = storedProfile(before, opts.name)?.keyStorage === 'keyring';
+  // Its key goes with it, first: a command stopped meanwhile (Ctrl-C, killed) leaves the
+  // profile, whose next removal finds the entry, rather than an entry no profile names.
+  const stays = inKeyring ? await removeFromKeyring(ctx.keyring, opts.name, ctx.signal) : undefined;
   const after = await config.update((data) => {
     delete data.profiles?.[opts.name];
     if (data.currentProfile === opts.name) delete data.currentProfile;
   });
   const current = currentProfileName(after);
-  // Its key goes with it: no entry is left behind in the keyring for a profile that is gone.
-  const stays = inKeyring ? await removeFromKeyring(ctx.keyring, opts.name) : undefined;
   reportDone(
     ctx,
     wasCurrent
