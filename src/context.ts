@@ -164,7 +164,13 @@ export function createContext(
         if (resolved.keyStorage !== 'keyring') return resolved.apiKey;
         const { readFromKeyring } = await import('./config/key-store.js');
         const login = commandFor(resolved, 'auth login');
-        return readFromKeyring(resolved.name, ctx.keyring, login, signal);
+        return readFromKeyring(
+          (await ctx.config()).read(),
+          resolved.name,
+          ctx.keyring,
+          login,
+          signal,
+        );
       });
       return apiKey;
     },

@@ -20,6 +20,8 @@ const StoredProfileSchema = z.looseObject({
   apiKey: z.optional(z.string()),
   /** "keyring": the key is in the system keyring (./key-store.ts), not here. */
   keyStorage: z.optional(z.literal('keyring')),
+  /** The account of its keyring entry (./key-store.ts, keyringAccount). */
+  keyringAccount: z.optional(z.string()),
 });
 export type StoredProfile = z.infer<typeof StoredProfileSchema>;
 

@@ -1,23 +1,52 @@
 // Where a profile's key is kept: the system keyring (Secret Service, Keychain, Credential
-// Manager) through @napi-rs/keyring, one entry per profile; or config.json when no keyring can
-// be used, or when the user asks for the file (`auth login --insecure-storage`). config.json
-// says which: `"keyStorage": "keyring"` in the profile marks a key in the keyring, so commands
-// know where to look without asking the keyring, and a vanished entry is told from no key.
+// Manager) through @napi-rs/keyring, one entry per profile of each config folder; or
+// config.json when no keyring can be used, or when the user asks for the file (`auth login
+// --insecure-storage`). config.json says which: `"keyStorage": "keyring"` in the profile marks
+// a key in the keyring, so commands know where to look without asking the keyring, and a
+// vanished entry is told from no key; `"keyringAccount"` names its entry.
 import { AuthError, CancelledError, CliError, ExitCode, FlagError, withHint } from '../errors.js';
 import type { ConfigData, ConfigFile, StoredProfile } from './file.js';
 import { profileExists } from './profiles.js';
 
-/** The keyring's service name; the account is the profile's name. */
+/** The keyring's service name; the account is the profile's keyringAccount (keyringAccount()). */
 export const KEYRING_SERVICE = 'store';
 
-/** One entry per profile. Each call rejects when the keyring cannot be used (locked, no D-Bus
- * session, refused). */
+/**
+ * The account of the profile's entry. One recorded in config.json is the profile's name and a
+ * random id, made at the login that stored the key: config folders with a profile of the same
+ * name (a throw-away one in a test) each have their own entry, and a login in one never
+ * replaces the key another sends. A profile marked as in the keyring without one was stored
+ * before accounts were recorded: its entry is the profile's name (moved at its next login).
+ */
+export function keyringAccount(profile: string, stored: StoredProfile | undefined): string {
+  return stored?.keyringAccount ?? profile;
+}
+
+function newAccount(profile: string): string {
+  const { randomBytes } = process.getBuiltinModule('node:crypto');
+  return `${profile}-${randomBytes(8).toString('hex')}`;
+}
+
+/** The entry of a key the profile no longer uses, which could not be removed (a warning). */
+export interface StaleEntry {
+  account: string;
+  /** Why it stays (keyringFailure). */
+  reason: string;
+}
+
+/** The warning line for an entry left in the keyring. */
+export function staleEntryWarning(profile: string, stale: StaleEntry): string {
+  return `warning: the old key of profile ${profile} stays in the system keyring (${stale.reason}): service "${KEYRING_SERVICE}", account "${stale.account}"`;
+}
+
+/** Entries by account (keyringAccount()). Each call rejects when the keyring cannot be used
+ * (locked, no D-Bus session, refused). */
 export interface Keyring {
-  /** null: no entry for the profile. */
-  get(profile: string, signal?: AbortSignal): Promise<string | null>;
-  set(profile: string, key: string, signal?: AbortSignal): Promise<void>;
+  /** null: no entry for the account. */
+  get(account: string, signal?: AbortSignal): Promise<string | null>;
+  set(account: string, key: string, signal?: AbortSignal): Promise<void>;
   /** false: there was no entry. */
-  delete(profile: string, signal?: AbortSignal): Promise<boolean>;
+  delete(account: string, signal?: AbortSignal): Promise<boolean>;
 }
 
 /** The keyring, or a rejection whose message says why none can be used (an unsupported
@@ -65,11 +94,11 @@ export const systemKeyring: KeyringLoader = async () => {
   const call = (op: string, account: string, signal?: AbortSignal, key?: string) =>
     inChild(JSON.stringify({ library, service: KEYRING_SERVICE, account, op, key }), signal);
   return {
-    get: async (profile, signal) => (await call('get', profile, signal)) as string | null,
-    set: async (profile, key, signal) => {
-      await call('set', profile, signal, key);
+    get: async (account, signal) => (await call('get', account, signal)) as string | null,
+    set: async (account, key, signal) => {
+      await call('set', account, signal, key);
     },
-    delete: async (profile, signal) => (await call('delete', profile, signal)) === true,
+    delete: async (account, signal) => (await call('delete', account, signal)) === true,
   };
 };
 
@@ -183,14 +212,16 @@ export function inKeyring(stored: StoredProfile | undefined): boolean {
  * hand; a Secret Service whose locked collection holds nothing says the same) or the keyring
  * cannot be read (locked, no D-Bus session). */
 export async function readFromKeyring(
+  config: ConfigData,
   profile: string,
   loadKeyring: KeyringLoader,
   loginCommand: string,
   signal?: AbortSignal,
 ): Promise<string> {
+  const account = keyringAccount(profile, config.profiles?.[profile]);
   let key: string | null;
   try {
-    key = await bounded(loadKeyring, (keyring, limit) => keyring.get(profile, limit), signal);
+    key = await bounded(loadKeyring, (keyring, limit) => keyring.get(account, limit), signal);
   } catch (error) {
     if (error instanceof CancelledError) throw error;
     throw withHint(
@@ -215,15 +246,20 @@ export interface SaveOptions {
   signal?: AbortSignal;
 }
 
-export type SaveResult =
+export type SaveResult = (
   | { storage: 'keyring' }
   /** `failure`: why the keyring could not be used (none when the file was asked for). */
-  | { storage: 'file'; failure?: string };
+  | { storage: 'file'; failure?: string }
+) & {
+  /** The profile's previous entry, which holds its old key and could not be removed. */
+  stale?: StaleEntry;
+};
 
 /**
- * Stores `key` as the profile's key: in the keyring, with config.json marking it there and
- * holding no key (a key it held is removed: moved); or, when the keyring fails or the file is
- * asked for, in config.json as before. A profile removed meanwhile: exit 2, nothing kept.
+ * Stores `key` as the profile's key: in the keyring, with config.json marking it there,
+ * naming its entry, and holding no key (a key it held is removed: moved); or, when the keyring
+ * fails or the file is asked for, in config.json as before. A profile removed meanwhile:
+ * exit 2, nothing kept.
  */
 export async function saveKey(
   config: ConfigFile,
@@ -232,16 +268,19 @@ export async function saveKey(
   loadKeyring: KeyringLoader,
   options: SaveOptions,
 ): Promise<SaveResult> {
+  const stored = config.read().profiles?.[profile];
+  // The entry the profile has now, if any; the one it will have: its own, or a new one.
+  const oldAccount = inKeyring(stored) ? keyringAccount(profile, stored) : undefined;
+  const account = stored?.keyringAccount ?? newAccount(profile);
   let inKeyringNow = false;
   let failure: string | undefined;
   let previous: string | null = null;
-  const wasInKeyring = inKeyring(config.read().profiles?.[profile]);
   if (!options.insecure) {
     try {
-      if (wasInKeyring) {
-        previous = await bounded(loadKeyring, (k, limit) => k.get(profile, limit), options.signal);
+      if (oldAccount === account) {
+        previous = await bounded(loadKeyring, (k, limit) => k.get(account, limit), options.signal);
       }
-      await bounded(loadKeyring, (k, limit) => k.set(profile, key, limit), options.signal);
+      await bounded(loadKeyring, (k, limit) => k.set(account, key, limit), options.signal);
       inKeyringNow = true;
     } catch (error) {
       if (error instanceof CancelledError) throw error;
@@ -250,22 +289,28 @@ export async function saveKey(
   }
   try {
     await config.update((data) => {
-      const stored = profileToChange(data, profile);
-      delete stored.apiKey;
-      delete stored.keyStorage;
-      if (inKeyringNow) stored.keyStorage = 'keyring';
-      else stored.apiKey = key;
+      const changed = profileToChange(data, profile);
+      delete changed.apiKey;
+      delete changed.keyStorage;
+      delete changed.keyringAccount;
+      if (inKeyringNow) {
+        changed.keyStorage = 'keyring';
+        changed.keyringAccount = account;
+      } else changed.apiKey = key;
     });
   } catch (error) {
     // config.json still says what it said: the keyring is put back as it was.
-    if (inKeyringNow) await putBack(loadKeyring, profile, previous);
+    if (inKeyringNow) await putBack(loadKeyring, account, previous);
     throw error;
   }
-  if (inKeyringNow) return { storage: 'keyring' };
-  // The file holds the key now: an entry left in the keyring is out of date.
-  if (wasInKeyring && options.insecure)
-    await removeFromKeyring(loadKeyring, profile, options.signal);
-  return { storage: 'file', failure };
+  const result: SaveResult = inKeyringNow ? { storage: 'keyring' } : { storage: 'file', failure };
+  // An entry the profile no longer names holds an old key: removed (the account of a
+  // profile stored before accounts were recorded, or its entry when the file was asked for).
+  if (oldAccount !== undefined && (inKeyringNow ? oldAccount !== account : options.insecure)) {
+    const reason = await removeEntry(loadKeyring, oldAccount, options.signal);
+    if (reason !== undefined) result.stale = { account: oldAccount, reason };
+  }
+  return result;
 }
 
 /**
@@ -283,8 +328,9 @@ export async function removeKey(
   const marked = inKeyring(stored);
   if (!marked && stored?.apiKey === undefined) return false;
   if (marked) {
+    const account = keyringAccount(profile, stored);
     try {
-      await bounded(loadKeyring, (keyring, limit) => keyring.delete(profile, limit), signal);
+      await bounded(loadKeyring, (keyring, limit) => keyring.delete(account, limit), signal);
     } catch (error) {
       if (error instanceof CancelledError) throw error;
       throw new CliError(
@@ -299,22 +345,24 @@ export async function removeKey(
     if (!changed) return;
     delete changed.apiKey;
     delete changed.keyStorage;
+    delete changed.keyringAccount;
     if (Object.keys(changed).length === 0) delete data.profiles?.[profile];
   });
   return true;
 }
 
 /**
- * Removes the keyring entry of a profile that `profile remove` is about to remove: the reason
- * it stays when it cannot be removed, for a warning.
+ * Removes the keyring entry `account` (a profile's that `profile remove` is about to remove,
+ * or one its profile no longer uses): the reason it stays when it cannot be removed, for a
+ * warning.
  */
-export async function removeFromKeyring(
+export async function removeEntry(
   loadKeyring: KeyringLoader,
-  profile: string,
+  account: string,
   signal?: AbortSignal,
 ): Promise<string | undefined> {
   try {
-    await bounded(loadKeyring, (keyring, limit) => keyring.delete(profile, limit), signal);
+    await bounded(loadKeyring, (keyring, limit) => keyring.delete(account, limit), signal);
     return undefined;
   } catch (error) {
     if (error instanceof CancelledError) throw error;
@@ -333,12 +381,12 @@ function profileToChange(data: ConfigData, profile: string): StoredProfile {
   return data.profiles[profile];
 }
 
-async function putBack(loadKeyring: KeyringLoader, profile: string, previous: string | null) {
+async function putBack(loadKeyring: KeyringLoader, account: string, previous: string | null) {
   try {
     await bounded(loadKeyring, (keyring, limit) =>
       previous === null
-        ? keyring.delete(profile, limit).then(() => {})
-        : keyring.set(profile, previous, limit),
+        ? keyring.delete(account, limit).then(() => {})
+        : keyring.set(account, previous, limit),
     );
   } catch {
     // The error that stopped the save is the one to report.

@@ -33,10 +33,12 @@ const PETS = '[{"id":1,"name":"Rex","categoryId":2,"status":"available"}]';
 interface Session {
   /** What a process needs to reach this session's keyring. */
   env: Record<string, string>;
-  /** `secret-tool search` for the profile's entry: the key, or null when there is none. */
-  secret(profile: string): string | null;
+  /** `secret-tool lookup` for an entry (by its account): the key, or null when there is none. */
+  secret(account: string): string | null;
   /** `secret-tool clear`: the entry removed by hand. */
-  clear(profile: string): void;
+  clear(account: string): void;
+  /** `secret-tool store`: an entry made as an older store made it. */
+  store(account: string, key: string): void;
   /** Locks the login keyring, as a screen lock or a timeout does. */
   lock(): void;
 }
@@ -76,12 +78,20 @@ async function keyringSession(): Promise<Session> {
     spawnSync(name, args, { env: { PATH: process.env.PATH, ...env }, encoding: 'utf8' });
   return {
     env,
-    secret: (profile) => {
-      const found = tool(['lookup', 'service', 'store', 'username', profile]);
+    secret: (account) => {
+      const found = tool(['lookup', 'service', 'store', 'username', account]);
       return found.status === 0 ? found.stdout : null;
     },
-    clear: (profile) => {
-      expect(tool(['clear', 'service', 'store', 'username', profile]).status).toBe(0);
+    clear: (account) => {
+      expect(tool(['clear', 'service', 'store', 'username', account]).status).toBe(0);
+    },
+    store: (account, key) => {
+      const args = ['store', '--label', 'store', 'service', 'store', 'username', account];
+      const stored = spawnSync('secret-tool', args, {
+        env: { PATH: process.env.PATH, ...env },
+        input: key,
+      });
+      expect(stored.status).toBe(0);
     },
     lock: () => {
       const args = [
@@ -106,13 +116,15 @@ async function setUp(sessionEnv: Record<string, string>) {
     mode: 0o600,
   });
   const config = () => JSON.parse(readFileSync(configFile, 'utf8'));
-  return { server, env, configFile, config };
+  /** The account of loc's entry, as config.json names it. */
+  const account = (): string => config().profiles.loc.keyringAccount;
+  return { server, env, configFile, config, account };
 }
 
 describe.skipIf(SKIP)('the key in a real Secret Service (gnome-keyring)', () => {
   it('login stores it there and not in config.json; commands send it; logout removes it', async () => {
     const session = await keyringSession();
-    const { server, env, config } = await setUp(session.env);
+    const { server, env, config, account } = await setUp(session.env);
 
     const login = await store(['auth', 'login', '--with-key'], { env, stdin: `${KEY}\n` });
     expect(login).toMatchObject({
@@ -120,8 +132,12 @@ describe.skipIf(SKIP)('the key in a real Secret Service (gnome-keyring)', () => 
       stdout: '',
       stderr: 'Logged in to profile loc with key ****5678\n',
     });
-    expect(config()).toEqual({ profiles: { loc: { baseUrl: server.url, keyStorage: 'keyring' } } });
-    expect(session.secret('loc')).toBe(KEY);
+    const entry = account();
+    expect(entry).toMatch(/^loc-[0-9a-f]{16}$/);
+    expect(config()).toEqual({
+      profiles: { loc: { baseUrl: server.url, keyStorage: 'keyring', keyringAccount: entry } },
+    });
+    expect(session.secret(entry)).toBe(KEY);
 
     const listed = await store(['pets', 'list', '--json'], { env });
     expect(listed).toMatchObject({ code: 0, stdout: `${PETS}\n`, stderr: '' });
@@ -140,17 +156,17 @@ describe.skipIf(SKIP)('the key in a real Secret Service (gnome-keyring)', () => 
 
     const logout = await store(['auth', 'logout'], { env });
     expect(logout).toMatchObject({ code: 0, stderr: 'Logged out of profile loc\n' });
-    expect(session.secret('loc')).toBeNull();
+    expect(session.secret(entry)).toBeNull();
     expect(config()).toEqual({ profiles: { loc: { baseUrl: server.url } } });
   });
 
   it('an entry removed by hand: exit 4 with a hint to log in again, nothing sent', async () => {
     const session = await keyringSession();
-    const { server, env } = await setUp(session.env);
+    const { server, env, account } = await setUp(session.env);
     expect(
       (await store(['auth', 'login', '--with-key', '--no-verify'], { env, stdin: KEY })).code,
     ).toBe(0);
-    session.clear('loc');
+    session.clear(account());
     expect(await store(['pets', 'list'], { env })).toMatchObject({
       code: 4,
       stdout: '',
@@ -163,7 +179,7 @@ describe.skipIf(SKIP)('the key in a real Secret Service (gnome-keyring)', () => 
 
   it('moves a key kept in config.json into the keyring at the next login', async () => {
     const session = await keyringSession();
-    const { server, env, configFile, config } = await setUp(session.env);
+    const { server, env, configFile, config, account } = await setUp(session.env);
     writeFileSync(
       configFile,
       JSON.stringify({ profiles: { loc: { baseUrl: server.url, apiKey: 'old-key-1111' } } }),
@@ -178,9 +194,11 @@ describe.skipIf(SKIP)('the key in a real Secret Service (gnome-keyring)', () => 
       code: 0,
       stderr: 'Saved key ****5678 for profile loc without checking it\n',
     });
-    expect(config()).toEqual({ profiles: { loc: { baseUrl: server.url, keyStorage: 'keyring' } } });
+    expect(config()).toEqual({
+      profiles: { loc: { baseUrl: server.url, keyStorage: 'keyring', keyringAccount: account() } },
+    });
     expect(readFileSync(configFile, 'utf8')).not.toContain('old-key');
-    expect(session.secret('loc')).toBe(KEY);
+    expect(session.secret(account())).toBe(KEY);
   });
 
   it('a locked keyring: a key in it is exit 4; a login saves to config.json, with one warning line', async () => {
@@ -206,6 +224,58 @@ describe.skipIf(SKIP)('the key in a real Secret Service (gnome-keyring)', () => 
     expect(config()).toEqual({ profiles: { loc: { baseUrl: server.url, apiKey: KEY } } });
     expect(await store(['pets', 'list', '--json'], { env })).toMatchObject({ code: 0 });
     expect(server.seen.map((r) => r.authorization)).toEqual([`Bearer ${KEY}`]);
+  });
+});
+
+describe.skipIf(SKIP)('config folders share the keyring, never an entry', () => {
+  it('a login under another config folder with the same profile name leaves this one its key', async () => {
+    const session = await keyringSession();
+    const a = await setUp(session.env);
+    const b = await setUp(session.env);
+    const login = ['auth', 'login', '--with-key', '--no-verify'];
+    expect((await store(login, { env: a.env, stdin: KEY })).code).toBe(0);
+    expect((await store(login, { env: b.env, stdin: 'other-key-9999' })).code).toBe(0);
+    expect(a.account()).not.toBe(b.account());
+    expect(session.secret(a.account())).toBe(KEY);
+    expect(session.secret(b.account())).toBe('other-key-9999');
+
+    expect(await store(['pets', 'list', '--json'], { env: a.env })).toMatchObject({ code: 0 });
+    expect(await store(['pets', 'list', '--json'], { env: b.env })).toMatchObject({ code: 0 });
+    expect(a.server.seen.map((r) => r.authorization)).toEqual([`Bearer ${KEY}`]);
+    expect(b.server.seen.map((r) => r.authorization)).toEqual(['Bearer other-key-9999']);
+
+    // Logging out of one forgets its entry only.
+    expect((await store(['auth', 'logout'], { env: b.env })).code).toBe(0);
+    expect(session.secret(a.account())).toBe(KEY);
+    expect(await store(['auth', 'token'], { env: a.env })).toMatchObject({
+      code: 0,
+      stdout: `${KEY}\n`,
+    });
+  });
+
+  it("a key stored under the profile's name (an older store) is read there, and moves at the next login", async () => {
+    const session = await keyringSession();
+    const { server, env, configFile, config, account } = await setUp(session.env);
+    writeFileSync(
+      configFile,
+      JSON.stringify({ profiles: { loc: { baseUrl: server.url, keyStorage: 'keyring' } } }),
+    );
+    session.store('loc', 'older-key-4444');
+    expect(await store(['auth', 'token'], { env })).toMatchObject({
+      code: 0,
+      stdout: 'older-key-4444\n',
+    });
+    const login = await store(['auth', 'login', '--with-key', '--no-verify'], { env, stdin: KEY });
+    expect(login).toMatchObject({
+      code: 0,
+      stderr: 'Saved key ****5678 for profile loc without checking it\n',
+    });
+    expect(account()).toMatch(/^loc-[0-9a-f]{16}$/);
+    expect(config()).toEqual({
+      profiles: { loc: { baseUrl: server.url, keyStorage: 'keyring', keyringAccount: account() } },
+    });
+    expect(session.secret(account())).toBe(KEY);
+    expect(session.secret('loc')).toBeNull();
   });
 });
 

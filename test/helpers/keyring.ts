@@ -1,9 +1,11 @@
 // Keyrings that stand for the system's in in-process tests (src/config/key-store.ts, Keyring):
 // one that works (in memory, per test), and the ways a real one fails.
+import { readFileSync } from 'node:fs';
+import { expect } from 'vitest';
 import type { Keyring, KeyringLoader } from '../../src/config/key-store.js';
 import { afterThisTest } from './cleanup.js';
 
-/** A working keyring in memory; `entries` is what it holds, by profile. */
+/** A working keyring in memory; `entries` is what it holds, by account. */
 export interface MemoryKeyring {
   entries: Map<string, string>;
   load: KeyringLoader;
@@ -62,4 +64,16 @@ export function testKeyring(): MemoryKeyring {
     });
   }
   return current;
+}
+
+/** The account a login gives a profile's new entry: its name and a random id. */
+export function newAccount(profile: string) {
+  return expect.stringMatching(new RegExp(`^${profile.replace(/\./g, '\\.')}-[0-9a-f]{16}$`));
+}
+
+/** The account config.json (`file`) names for the profile's entry. */
+export function accountIn(file: string, profile: string): string {
+  const account = JSON.parse(readFileSync(file, 'utf8')).profiles?.[profile]?.keyringAccount;
+  expect(account).toEqual(newAccount(profile));
+  return account;
 }

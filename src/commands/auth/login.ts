@@ -1,6 +1,6 @@
 import { listPets } from '../../api/pets.js';
 import { MIN_KEY_SEARCHED, PUBLIC_KEY } from '../../api/redact.js';
-import { saveKey } from '../../config/key-store.js';
+import { saveKey, staleEntryWarning } from '../../config/key-store.js';
 import { commandFor } from '../../config/profile-hints.js';
 import { maskKey } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
@@ -101,6 +101,7 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
       `warning: the system keyring cannot be used (${saved.failure}); the key is stored in plain text in ${config.path}`,
     );
   }
+  if (saved.stale) ctx.warn(staleEntryWarning(profile.name, saved.stale));
   // No claim the tool did not check: a key saved unchecked is said to be just that.
   const done = opts.verify
     ? `Logged in to profile ${profile.name} with key ${maskKey(key)}`

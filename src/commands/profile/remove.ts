@@ -1,4 +1,4 @@
-import { KEYRING_SERVICE, removeFromKeyring } from '../../config/key-store.js';
+import { KEYRING_SERVICE, keyringAccount, removeEntry } from '../../config/key-store.js';
 import { commandFor } from '../../config/profile-hints.js';
 import {
   currentProfileName,
@@ -46,10 +46,12 @@ export async function run(opts: RemoveOptions, ctx: Context): Promise<void> {
     throw unknownProfileError(opts.name, removable, undefined, false);
   }
   const wasCurrent = currentProfileName(before) === opts.name;
-  const inKeyring = storedProfile(before, opts.name)?.keyStorage === 'keyring';
+  const stored = storedProfile(before, opts.name);
+  const account = stored?.keyStorage === 'keyring' ? keyringAccount(opts.name, stored) : undefined;
   // Its key goes with it, first: a command stopped meanwhile (Ctrl-C, killed) leaves the
   // profile, whose next removal finds the entry, rather than an entry no profile names.
-  const stays = inKeyring ? await removeFromKeyring(ctx.keyring, opts.name, ctx.signal) : undefined;
+  const stays =
+    account === undefined ? undefined : await removeEntry(ctx.keyring, account, ctx.signal);
   const after = await config.update((data) => {
     delete data.profiles?.[opts.name];
     if (data.currentProfile === opts.name) delete data.currentProfile;
@@ -64,7 +66,7 @@ export async function run(opts: RemoveOptions, ctx: Context): Promise<void> {
   );
   if (stays !== undefined) {
     ctx.warn(
-      `warning: the key of profile ${opts.name} stays in the system keyring (${stays}): service "${KEYRING_SERVICE}", account "${opts.name}"`,
+      `warning: the key of profile ${opts.name} stays in the system keyring (${stays}): service "${KEYRING_SERVICE}", account "${account}"`,
     );
   }
   if (ctx.env.STORE_PROFILE === opts.name) {

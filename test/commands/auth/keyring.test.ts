@@ -8,10 +8,12 @@ import { readConfig, run, configSetup as setup, writeConfigFile } from '../../he
 import { faultServer, reply } from '../../helpers/fault-server.js';
 import { api, KEY, unexpected } from '../../helpers/http.js';
 import {
+  accountIn,
   failingKeyring,
   lockedKeyring,
   memoryKeyring,
   missingKeyring,
+  newAccount,
 } from '../../helpers/keyring.js';
 
 const NEW_KEY = 'new-key-0123456789';
@@ -35,9 +37,11 @@ describe('auth login: the keyring, or the file with one warning line', () => {
       stderr: 'Saved key ****6789 for profile production without checking it\n',
       prompts: [],
     });
-    expect(readConfig(file)).toStrictEqual({ profiles: { production: { keyStorage: 'keyring' } } });
+    expect(readConfig(file)).toStrictEqual({
+      profiles: { production: { keyStorage: 'keyring', keyringAccount: newAccount('production') } },
+    });
     expect(Object.fromEntries(keyring.entries)).toEqual({
-      production: NEW_KEY,
+      [accountIn(file, 'production')]: NEW_KEY,
       staging: 'staging-key-1111',
     });
   });
@@ -118,10 +122,15 @@ describe('auth login: the keyring, or the file with one warning line', () => {
     const result = await run(LOGIN, { env, stdin: NEW_KEY, keyring: keyring.load });
     expect(result.code).toBe(0);
     expect(readConfig(file)).toStrictEqual({
-      profiles: { production: { keyStorage: 'keyring' }, eu: { baseUrl: 'https://eu.example/v1' } },
+      profiles: {
+        production: { keyStorage: 'keyring', keyringAccount: newAccount('production') },
+        eu: { baseUrl: 'https://eu.example/v1' },
+      },
     });
     expect(JSON.stringify(readConfig(file))).not.toContain(KEY);
-    expect(Object.fromEntries(keyring.entries)).toEqual({ production: NEW_KEY });
+    expect(Object.fromEntries(keyring.entries)).toEqual({
+      [accountIn(file, 'production')]: NEW_KEY,
+    });
   });
 
   it('puts the keyring back as it was when config.json is not written (profile removed meanwhile)', async () => {
@@ -133,17 +142,19 @@ describe('auth login: the keyring, or the file with one warning line', () => {
     });
     writeConfigFile(
       file,
-      JSON.stringify({ profiles: { eu: { baseUrl: server.url, keyStorage: 'keyring' } } }),
+      JSON.stringify({
+        profiles: { eu: { baseUrl: server.url, keyStorage: 'keyring', keyringAccount: 'eu-1' } },
+      }),
     );
-    const keyring = memoryKeyring({ eu: 'old-key-22223333' });
+    const keyring = memoryKeyring({ 'eu-1': 'old-key-22223333' });
     const result = await run(['-p', 'eu', 'auth', 'login', '--with-key'], {
       env,
       stdin: NEW_KEY,
       keyring: keyring.load,
     });
     expect(result.stderr).toBe('error: profile eu was removed meanwhile; nothing was saved\n');
-    expect(keyring.calls).toEqual(['get eu', 'set eu', 'set eu']);
-    expect(Object.fromEntries(keyring.entries)).toEqual({ eu: 'old-key-22223333' });
+    expect(keyring.calls).toEqual(['get eu-1', 'set eu-1', 'set eu-1']);
+    expect(Object.fromEntries(keyring.entries)).toEqual({ 'eu-1': 'old-key-22223333' });
   });
 });
 

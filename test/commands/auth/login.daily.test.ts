@@ -4,7 +4,7 @@ import { CancelledError } from '../../../src/errors.js';
 import { HiddenInput, promptHidden } from '../../../src/prompt.js';
 import { readConfig, run, configSetup as setup } from '../../helpers/cli.js';
 import { API, api } from '../../helpers/http.js';
-import { testKeyring } from '../../helpers/keyring.js';
+import { accountIn, newAccount, testKeyring } from '../../helpers/keyring.js';
 
 const NEW_KEY = 'new-key-0123456789';
 
@@ -21,8 +21,12 @@ describe('store auth login', () => {
       prompts: [],
     });
     expect(scope.isDone()).toBe(true);
-    expect(readConfig(file)).toEqual({ profiles: { production: { keyStorage: 'keyring' } } });
-    expect(Object.fromEntries(testKeyring().entries)).toEqual({ production: NEW_KEY });
+    expect(readConfig(file)).toEqual({
+      profiles: { production: { keyStorage: 'keyring', keyringAccount: newAccount('production') } },
+    });
+    expect(Object.fromEntries(testKeyring().entries)).toEqual({
+      [accountIn(file, 'production')]: NEW_KEY,
+    });
   });
 
   it('under --no-verify --json says the key was not verified', async () => {
@@ -237,7 +241,11 @@ describe('the hidden prompt (auth login on a terminal)', () => {
       stderr: 'Saved key ****6789 for profile production without checking it\n',
       prompts: ['API key for profile production: '],
     });
-    expect(readConfig(file)).toEqual({ profiles: { production: { keyStorage: 'keyring' } } });
-    expect(Object.fromEntries(testKeyring().entries)).toEqual({ production: NEW_KEY });
+    expect(readConfig(file)).toEqual({
+      profiles: { production: { keyStorage: 'keyring', keyringAccount: newAccount('production') } },
+    });
+    expect(Object.fromEntries(testKeyring().entries)).toEqual({
+      [accountIn(file, 'production')]: NEW_KEY,
+    });
   });
 });

@@ -11,7 +11,7 @@ import {
 } from '../../helpers/cli.js';
 import { faultServer, reply } from '../../helpers/fault-server.js';
 import { API, api, KEY, STAGING, unexpected } from '../../helpers/http.js';
-import { testKeyring } from '../../helpers/keyring.js';
+import { accountIn, newAccount, testKeyring } from '../../helpers/keyring.js';
 
 const NEW_KEY = 'new-key-0123456789';
 const PET_PAGE = '[{"id":1,"name":"Rex","categoryId":2,"status":"available"}]';
@@ -49,8 +49,12 @@ describe('store auth login', () => {
         'note: STORE_API_KEY is set, and wins over the stored key while it is\n',
       prompts: [],
     });
-    expect(readConfig(file)).toStrictEqual({ profiles: { production: { keyStorage: 'keyring' } } });
-    expect(Object.fromEntries(testKeyring().entries)).toEqual({ production: NEW_KEY });
+    expect(readConfig(file)).toStrictEqual({
+      profiles: { production: { keyStorage: 'keyring', keyringAccount: newAccount('production') } },
+    });
+    expect(Object.fromEntries(testKeyring().entries)).toEqual({
+      [accountIn(file, 'production')]: NEW_KEY,
+    });
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
   });
@@ -83,11 +87,15 @@ describe('store auth login', () => {
       currentProfile: 'eu',
       profiles: {
         // The key it held is moved to the keyring: none is left in the file.
-        eu: { baseUrl: 'https://eu.example.org/v1', keyStorage: 'keyring' },
+        eu: {
+          baseUrl: 'https://eu.example.org/v1',
+          keyStorage: 'keyring',
+          keyringAccount: newAccount('eu'),
+        },
         production: { apiKey: 'prod-key-12345678' },
       },
     });
-    expect(Object.fromEntries(testKeyring().entries)).toEqual({ eu: NEW_KEY });
+    expect(Object.fromEntries(testKeyring().entries)).toEqual({ [accountIn(file, 'eu')]: NEW_KEY });
   });
 
   it.each([
@@ -161,7 +169,9 @@ describe('store auth login', () => {
     expect(readConfig(file)).toEqual({ profiles: {} });
     // The keyring was written first, and put back as it was.
     expect(testKeyring().entries).toEqual(new Map());
-    expect(testKeyring().calls).toEqual(['set eu', 'delete eu']);
+    const account = testKeyring().calls[0]?.slice('set '.length);
+    expect(account).toEqual(newAccount('eu'));
+    expect(testKeyring().calls).toEqual([`set ${account}`, `delete ${account}`]);
   });
 
   it.each([
@@ -179,9 +189,13 @@ describe('store auth login', () => {
         prompts: [],
       });
       expect(readConfig(file)).toStrictEqual({
-        profiles: { production: { keyStorage: 'keyring' } },
+        profiles: {
+          production: { keyStorage: 'keyring', keyringAccount: newAccount('production') },
+        },
       });
-      expect(Object.fromEntries(testKeyring().entries)).toEqual({ production: NEW_KEY });
+      expect(Object.fromEntries(testKeyring().entries)).toEqual({
+        [accountIn(file, 'production')]: NEW_KEY,
+      });
       expect(unexpected).toEqual([]);
     },
   );
@@ -254,8 +268,12 @@ describe('store auth login', () => {
       stderr: 'Logged in to profile production with key ****6789\n',
       prompts: ['API key for profile production: '],
     });
-    expect(readConfig(file)).toStrictEqual({ profiles: { production: { keyStorage: 'keyring' } } });
-    expect(Object.fromEntries(testKeyring().entries)).toEqual({ production: NEW_KEY });
+    expect(readConfig(file)).toStrictEqual({
+      profiles: { production: { keyStorage: 'keyring', keyringAccount: newAccount('production') } },
+    });
+    expect(Object.fromEntries(testKeyring().entries)).toEqual({
+      [accountIn(file, 'production')]: NEW_KEY,
+    });
   });
 
   it('refuses an empty answer at the prompt with exit 2', async () => {
@@ -284,8 +302,12 @@ describe('store auth login', () => {
       stderr: 'Logged in to profile staging with key ****6789\n',
       prompts: [],
     });
-    expect(readConfig(file)).toStrictEqual({ profiles: { staging: { keyStorage: 'keyring' } } });
-    expect(Object.fromEntries(testKeyring().entries)).toEqual({ staging: NEW_KEY });
+    expect(readConfig(file)).toStrictEqual({
+      profiles: { staging: { keyStorage: 'keyring', keyringAccount: newAccount('staging') } },
+    });
+    expect(Object.fromEntries(testKeyring().entries)).toEqual({
+      [accountIn(file, 'staging')]: NEW_KEY,
+    });
   });
 
   it('refuses to check the key over plain http to a host that is not loopback: exit 2, nothing sent or saved', async () => {
