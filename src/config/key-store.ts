@@ -304,10 +304,12 @@ export async function saveKey(
     throw error;
   }
   const result: SaveResult = inKeyringNow ? { storage: 'keyring' } : { storage: 'file', failure };
-  // An entry the profile no longer names holds an old key: removed (the account of a
-  // profile stored before accounts were recorded, or its entry when the file was asked for).
-  if (oldAccount !== undefined && (inKeyringNow ? oldAccount !== account : options.insecure)) {
-    const reason = await removeEntry(loadKeyring, oldAccount, options.signal);
+  // An entry the profile no longer names holds its old key: removed (the account of a
+  // profile stored before accounts were recorded, or its entry now that the key is in the
+  // file). A keyring that just failed is not asked again: the entry is said to stay, as
+  // config.json no longer leads logout or profile remove to it.
+  if (oldAccount !== undefined && (!inKeyringNow || oldAccount !== account)) {
+    const reason = failure ?? (await removeEntry(loadKeyring, oldAccount, options.signal));
     if (reason !== undefined) result.stale = { account: oldAccount, reason };
   }
   return result;

@@ -227,6 +227,54 @@ describe.skipIf(SKIP)('the key in a real Secret Service (gnome-keyring)', () => 
   });
 });
 
+describe.skipIf(SKIP)('a key moved to the file leaves nothing in the keyring', () => {
+  it('--insecure-storage after a login into the keyring removes the entry; logout has only the file to clear', async () => {
+    const session = await keyringSession();
+    const { server, env, config, account } = await setUp(session.env);
+    const login = ['auth', 'login', '--with-key', '--no-verify'];
+    expect((await store(login, { env, stdin: KEY })).code).toBe(0);
+    const entry = account();
+    expect(session.secret(entry)).toBe(KEY);
+    const insecure = await store([...login, '--insecure-storage'], {
+      env,
+      stdin: 'file-key-7777',
+    });
+    expect(insecure).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: 'Saved key ****7777 for profile loc without checking it\n',
+    });
+    expect(config()).toEqual({
+      profiles: { loc: { baseUrl: server.url, apiKey: 'file-key-7777' } },
+    });
+    expect(session.secret(entry)).toBeNull();
+    expect(await store(['auth', 'logout'], { env })).toMatchObject({
+      code: 0,
+      stderr: 'Logged out of profile loc\n',
+    });
+  });
+
+  it('a login while the keyring is locked says that the old entry stays, naming it', async () => {
+    const session = await keyringSession();
+    const { server, env, configFile, config, account } = await setUp(session.env);
+    const login = ['auth', 'login', '--with-key', '--no-verify'];
+    expect((await store(login, { env, stdin: KEY })).code).toBe(0);
+    const entry = account();
+    session.lock();
+    expect(await store(login, { env, stdin: 'file-key-7777' })).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr:
+        `warning: the system keyring cannot be used (it is locked); the key is stored in plain text in ${configFile}\n` +
+        `warning: the old key of profile loc stays in the system keyring (it is locked): service "store", account "${entry}"\n` +
+        'Saved key ****7777 for profile loc without checking it\n',
+    });
+    expect(config()).toEqual({
+      profiles: { loc: { baseUrl: server.url, apiKey: 'file-key-7777' } },
+    });
+  });
+});
+
 describe.skipIf(SKIP)('config folders share the keyring, never an entry', () => {
   it('a login under another config folder with the same profile name leaves this one its key', async () => {
     const session = await keyringSession();

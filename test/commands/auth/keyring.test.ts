@@ -104,6 +104,62 @@ describe('auth login: the keyring, or the file with one warning line', () => {
     expect(keyring.entries).toEqual(new Map());
   });
 
+  it('--insecure-storage when the old entry cannot be removed: one warning line naming it', async () => {
+    const { env, file } = setup();
+    writeConfigFile(
+      file,
+      JSON.stringify({
+        profiles: { production: { keyStorage: 'keyring', keyringAccount: 'production-1' } },
+      }),
+    );
+    const result = await run([...LOGIN, '--insecure-storage'], {
+      env,
+      stdin: NEW_KEY,
+      keyring: lockedKeyring(),
+    });
+    expect(result).toEqual({
+      code: 0,
+      stdout: '',
+      stderr:
+        'warning: the old key of profile production stays in the system keyring (it is locked): service "store", account "production-1"\n' +
+        'Saved key ****6789 for profile production without checking it\n',
+      prompts: [],
+    });
+    expect(readConfig(file)).toStrictEqual({ profiles: { production: { apiKey: NEW_KEY } } });
+  });
+
+  it('a login that falls back to the file over a key in the keyring says the old entry stays', async () => {
+    const { env, file } = setup();
+    writeConfigFile(
+      file,
+      JSON.stringify({
+        profiles: { production: { keyStorage: 'keyring', keyringAccount: 'production-1' } },
+      }),
+    );
+    const result = await run(LOGIN, { env, stdin: NEW_KEY, keyring: failingKeyring(NO_DBUS) });
+    expect(result).toEqual({
+      code: 0,
+      stdout: '',
+      stderr:
+        `warning: the system keyring cannot be used (no D-Bus session); the key is stored in plain text in ${file}\n` +
+        'warning: the old key of profile production stays in the system keyring (no D-Bus session): service "store", account "production-1"\n' +
+        'Saved key ****6789 for profile production without checking it\n',
+      prompts: [],
+    });
+    expect(readConfig(file)).toStrictEqual({ profiles: { production: { apiKey: NEW_KEY } } });
+  });
+
+  it('a key moved to an account of its own removes the old entry under the profile name', async () => {
+    const { env, file } = setup();
+    inKeyring(file);
+    const keyring = memoryKeyring({ production: 'old-key-22223333' });
+    const result = await run(LOGIN, { env, stdin: NEW_KEY, keyring: keyring.load });
+    expect(result.stderr).toBe('Saved key ****6789 for profile production without checking it\n');
+    const account = accountIn(file, 'production');
+    expect(keyring.calls).toEqual([`set ${account}`, 'delete production']);
+    expect(Object.fromEntries(keyring.entries)).toEqual({ [account]: NEW_KEY });
+  });
+
   it('moves a key kept in config.json into the keyring at the next login (migration)', async () => {
     const { env, file } = setup();
     writeConfigFile(
