@@ -14,16 +14,20 @@ describe('isRunning', () => {
   it.runIf(process.platform === 'linux')(
     'is false for a zombie (ended, not reaped by its parent): signal 0 still finds it',
     async () => {
-      // `sleep 0` ends at once; its parent, now `sleep 5`, never reaps it.
-      const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 5']);
+      // The background `sleep` ends once its shell has become `sleep 5` (a shell still running
+      // would reap it), which never reaps it.
+      const parent = spawn('sh', ['-c', 'sleep 0.3 & echo $!; exec sleep 5']);
       const pid = Number(
         await new Promise<string>((resolve) => parent.stdout.once('data', (b) => resolve(`${b}`))),
       );
       try {
-        await vi.waitFor(() => {
-          process.kill(pid, 0); // there, as far as signal 0 can tell
-          expect(isRunning(pid)).toBe(false);
-        });
+        await vi.waitFor(
+          () => {
+            process.kill(pid, 0); // there, as far as signal 0 can tell
+            expect(isRunning(pid)).toBe(false);
+          },
+          { timeout: 4000 },
+        );
       } finally {
         parent.kill();
       }
