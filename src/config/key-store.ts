@@ -189,7 +189,8 @@ async function bounded<T>(
     const onAbort = () => reject(signal?.aborted ? new CancelledError() : new KeyringTimeout());
     either.addEventListener('abort', onAbort, { once: true });
     call(keyring, either)
-      .then(resolve, reject)
+      // A failure that comes with Ctrl-C (the child got the terminal's SIGINT too) is Ctrl-C.
+      .then(resolve, (error) => reject(signal?.aborted ? new CancelledError() : error))
       .finally(() => either.removeEventListener('abort', onAbort));
   });
 }
