@@ -4,11 +4,14 @@ import { api, KEY, unexpected } from '../../helpers/http.js';
 import { lockedKeyring } from '../../helpers/keyring.js';
 
 const PET_PAGE = '[{"id":1,"name":"Rex","categoryId":2,"status":"available"}]';
-/** What a person gets on stderr for a stored key the API rejects: the facts, then the error. */
-const REJECTED =
+/** The facts a person gets above an error, for the production profile with `key`. */
+const facts = (key: string) =>
   'profile  production\n' +
   'base URL https://api.animal-store.example/v1 (from profile)\n' +
-  'key      ****wxyz (in config.json)\n' +
+  `key      ${key}\n`;
+/** What a person gets on stderr for a stored key the API rejects: the facts, then the error. */
+const REJECTED =
+  `${facts('****wxyz (in config.json)')}` +
   'error: no (unauthorized, HTTP 401)\nhint: to store a new key for profile production, run `store auth login`\n';
 
 describe('store auth status', () => {
@@ -113,9 +116,7 @@ describe('store auth status', () => {
       code: 4,
       stdout: '',
       stderr:
-        'profile  production\n' +
-        'base URL https://api.animal-store.example/v1 (from profile)\n' +
-        'key      none\n' +
+        `${facts('none')}` +
         'error: no API key for profile production\nhint: run `store auth login` or set STORE_API_KEY\n',
       prompts: [],
     });
@@ -130,9 +131,7 @@ describe('store auth status', () => {
       code: 4,
       stdout: '',
       stderr:
-        'profile  production\n' +
-        'base URL https://api.animal-store.example/v1 (from profile)\n' +
-        'key      ? (in the system keyring: not read)\n' +
+        `${facts('? (in the system keyring: not read)')}` +
         'error: cannot read the key of profile production from the system keyring (it is locked)\n' +
         'hint: unlock the keyring, or run `store auth login` to store the key again\n',
       prompts: [],
