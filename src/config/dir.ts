@@ -17,7 +17,15 @@ import { makeFolders } from './safe-fs.js';
  * folder that cannot be told is a ConfigError.
  */
 export function configDir(env: Env, platform: NodeJS.Platform = process.platform): string {
-  if (env.STORE_CONFIG_DIR) return env.STORE_CONFIG_DIR;
+  const named = env.STORE_CONFIG_DIR;
+  if (named) {
+    const absolute = platform === 'win32' ? win32.isAbsolute(named) : isAbsolute(named);
+    if (absolute) return named;
+    // Set on purpose, it is not ignored as XDG_CONFIG_HOME is: refused, naming it.
+    throw new ConfigError(
+      `STORE_CONFIG_DIR must be a full path (got ${JSON.stringify(named)}): relative, store would keep its config and keys in whatever folder it runs from`,
+    );
+  }
   // The home folder only where it is needed: an absolute XDG_CONFIG_HOME or APPDATA does
   // without one (a container's user with neither HOME nor a home of its own).
   if (platform === 'win32') {

@@ -42,7 +42,7 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   {
     name: 'STORE_CONFIG_DIR',
     meaning:
-      'folder that holds `config.json`; default `$XDG_CONFIG_HOME/store` or `~/.config/store` (Linux, macOS)',
+      'folder that holds `config.json`, a full path; default `$XDG_CONFIG_HOME/store` or `~/.config/store` (Linux, macOS)',
   },
   {
     name: 'STORE_NO_DEPRECATION_WARNINGS=1',

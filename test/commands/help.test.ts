@@ -119,8 +119,8 @@ Others:
   STORE_MESSAGES_URL
       base URL of the messaging operation; wins over the profile's
   STORE_CONFIG_DIR
-      folder that holds \`config.json\`; default \`$XDG_CONFIG_HOME/store\` or
-      \`~/.config/store\` (Linux, macOS)
+      folder that holds \`config.json\`, a full path; default
+      \`$XDG_CONFIG_HOME/store\` or \`~/.config/store\` (Linux, macOS)
   STORE_NO_DEPRECATION_WARNINGS=1
       no deprecation warnings on stderr (\`pets get\`, API responses marked
       deprecated)

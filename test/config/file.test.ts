@@ -358,6 +358,20 @@ describe('a home folder that cannot be told', () => {
     expect(configDir({ HOME: '' }, 'darwin')).toBe(join(home, '.config', 'store'));
   });
 
+  it('refuses a relative STORE_CONFIG_DIR: the key would go to whatever folder store runs from', async () => {
+    const message =
+      'STORE_CONFIG_DIR must be a full path (got "cfg"): relative, store would keep its config and keys in whatever folder it runs from';
+    expect(() => configDir({ STORE_CONFIG_DIR: 'cfg' }, 'linux')).toThrow(message);
+    expect(configDir({ STORE_CONFIG_DIR: '/etc/store' }, 'linux')).toBe('/etc/store');
+    const dir = tempDir();
+    const result = await run(['auth', 'login', '--with-key', '--no-verify'], {
+      env: { STORE_CONFIG_DIR: 'cfg', HOME: dir },
+      stdin: 'a-key-0123456789',
+    });
+    expect(result).toEqual({ code: 1, stdout: '', stderr: `error: ${message}\n`, prompts: [] });
+    expect(existsSync(join(process.cwd(), 'cfg'))).toBe(false);
+  });
+
   it('ignores a relative XDG_CONFIG_HOME, as the XDG specification says', () => {
     expect(configDir({ HOME: '/home/ann', XDG_CONFIG_HOME: 'cfg' }, 'linux')).toBe(
       '/home/ann/.config/store',
