@@ -19,6 +19,7 @@ import {
   unknownProfileError,
 } from './config/profiles.js';
 import type { Env } from './env.js';
+import { AuthError, withHint } from './errors.js';
 import type { IOStreams } from './io.js';
 import { sanitize } from './render/sanitize.js';
 import { dim } from './render/style.js';
@@ -161,6 +162,14 @@ export function createContext(
     },
     apiKey: () => {
       apiKey ??= ctx.profile().then(async (resolved) => {
+        // Set, but no key: nothing is sent with it (`Bearer` alone), nor is the stored key
+        // used in its place.
+        if (resolved.keyStorage === 'env' && resolved.apiKey?.trim() === '') {
+          throw withHint(
+            new AuthError('STORE_API_KEY holds only white space, no key'),
+            'set it to the key, or unset it to use the profile’s',
+          );
+        }
         if (resolved.keyStorage !== 'keyring') return resolved.apiKey;
         const { readFromKeyring } = await import('./config/key-store.js');
         const login = commandFor(resolved, 'auth login');

@@ -50,6 +50,24 @@ describe('store auth status', () => {
     expect(unexpected).toEqual([]);
   });
 
+  it('with STORE_API_KEY of white space only: no key, exit 4, nothing sent', async () => {
+    const { env } = setup({ STORE_API_KEY: ' \t' });
+    for (const argv of [
+      ['pets', 'list'],
+      ['auth', 'token'],
+    ]) {
+      expect(await run(argv, { env })).toEqual({
+        code: 4,
+        stdout: '',
+        stderr:
+          'error: STORE_API_KEY holds only white space, no key\n' +
+          'hint: set it to the key, or unset it to use the profile’s\n',
+        prompts: [],
+      });
+    }
+    expect(unexpected).toEqual([]);
+  });
+
   it('with a rejected key from STORE_API_KEY: says so, exit 4', async () => {
     const { env } = setup({ STORE_API_KEY: KEY });
     api()
