@@ -236,6 +236,9 @@ export async function importPets(
         const created = await createPet(api as NonNullable<typeof api>, pet, {
           throttle: (attempt) =>
             limiter.run(async () => {
+              // The import begins with its first request (if not with an outcome): the files
+              // are this run's from now, as the journal is.
+              for (const file of files) file.begin();
               // In the journal before it leaves: a resume after a kill knows it may exist.
               journal?.sent(n);
               if (journal?.error) throw journalFailed(journal);

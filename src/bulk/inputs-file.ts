@@ -38,21 +38,25 @@ export class InputsFile {
     } catch (error) {
       throw cannotWrite(flag, path, error);
     }
-    this.toEmpty = !append;
+    this.cutTo = append ? undefined : 0;
     this.kept = this.size();
   }
 
-  private toEmpty: boolean;
+  /** The size it is cut to when the import begins: 0 (emptied), the bytes before the inputs a
+   * continued run sends again (keepFirst), or none (added to as it is). */
+  private cutTo: number | undefined;
   /** Bytes it holds from before this run (none once emptied). */
   private kept: number;
 
-  /** The import has begun (an input's outcome is known): a file not appended to is emptied. */
+  /** The import has begun (an input sent or its outcome known): the file is emptied, or cut
+   * back, now; a run refused before that leaves it as an earlier run wrote it. */
   begin(): void {
-    if (!this.toEmpty) return;
-    this.toEmpty = false;
+    const { cutTo } = this;
+    if (cutTo === undefined) return;
+    this.cutTo = undefined;
     try {
-      ftruncateSync(this.fd, 0);
-      this.kept = 0;
+      if (this.size() > cutTo) ftruncateSync(this.fd, cutTo);
+      this.kept = Math.min(this.kept, cutTo);
     } catch (error) {
       this.error = error as NodeJS.ErrnoException;
     }
@@ -103,10 +107,10 @@ export class InputsFile {
     return fstatSync(this.fd).size;
   }
 
-  /** Cut back to its first `bytes`: the inputs after them are sent again by this run. */
+  /** To be cut back to its first `bytes` when the import begins: the inputs after them are
+   * sent again by this run. */
   keepFirst(bytes: number): void {
-    if (this.size() > bytes) ftruncateSync(this.fd, bytes);
-    this.kept = Math.min(this.kept, bytes);
+    this.cutTo = Math.min(this.cutTo ?? bytes, bytes);
   }
 
   private closed = false;

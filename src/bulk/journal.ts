@@ -161,8 +161,20 @@ export class Journal {
   /** The first write that failed: the journal no longer says it all from there on. */
   error: NodeJS.ErrnoException | undefined;
 
-  /** Opens the journal: a new one (emptied) recording `skip`, or the one resumed. `release`
-   * gives up its lock (records.ts), once it is closed. */
+  /** The header of a new journal, written when the import begins (begin()); none once written,
+   * or for the journal resumed. */
+  private header: string | undefined;
+  /** Whether the file held a journal when opened (an earlier import's). */
+  private readonly existed: boolean;
+  private closed = false;
+  /** Closed or removed, and its lock given up: another import may own the path now. */
+  private done = false;
+
+  /** Opens the journal: the one resumed, or a new one recording `skip`. A new one replaces an
+   * earlier import's only when this import begins (an input sent or its outcome known): a run
+   * that ends before that (no key, a refused --skip, a file that is no JSON, a Ctrl-C) leaves
+   * the earlier journal as it was, which a resume may still need. `release` gives up its lock
+   * (records.ts), once it is closed. */
   constructor(
     readonly path: string,
     how: { resume: boolean; skip: number; input?: string; to?: string },
@@ -171,15 +183,33 @@ export class Journal {
     try {
       makeFolders(dirname(path), 0o700);
       this.fd = openRegularForWriting(path, { append: true, mode: 0o600 });
-      if (!how.resume) {
-        fs.ftruncateSync(this.fd);
-        const input = how.input === undefined ? '' : `input ${how.input}\n`;
-        const to = how.to === undefined ? '' : `to ${how.to}\n`;
-        this.line(`${HEADER}\nskip ${how.skip}\n${input}${to}`);
-      }
+      this.existed = fs.fstatSync(this.fd).size > 0;
     } catch (error) {
       throw cannotWrite('--journal', path, error);
     }
+    if (!how.resume) {
+      const input = how.input === undefined ? '' : `input ${how.input}\n`;
+      const to = how.to === undefined ? '' : `to ${how.to}\n`;
+      this.header = `${HEADER}\nskip ${how.skip}\n${input}${to}`;
+    }
+  }
+
+  /** Whether the import has begun, for this journal: it holds this import's lines. */
+  get begun(): boolean {
+    return this.header === undefined;
+  }
+
+  /** The import begins: a new journal replaces what the file held. */
+  begin(): void {
+    const { header } = this;
+    if (header === undefined) return;
+    this.header = undefined;
+    try {
+      fs.ftruncateSync(this.fd);
+    } catch (error) {
+      this.error ??= error as NodeJS.ErrnoException;
+    }
+    this.line(header);
   }
 
   /** Input n's request is about to leave (once per input: a resend after 429 is no news). */
@@ -201,29 +231,47 @@ export class Journal {
     this.line(`notsent ${n} ${failedBytes}\n`);
   }
 
-  /** The import ended in a state its output says: a plain run may start over. */
+  /** The import ended in a state its output says: a plain run may start over. (One that never
+   * began leaves the file as it was.) */
   end(): void {
-    this.line('end\n');
+    if (this.begun) this.line('end\n');
   }
 
-  /** Every input was reported: nothing is left to resume. Removed before its lock is given
-   * up: the next import must not find it. */
+  /** Every input was reported, or the import recorded nothing: nothing is left to resume.
+   * Removed before its lock is given up (the next import must not find it); an earlier
+   * import's journal is left as it was when this import never began. */
   remove(): void {
+    if (this.done) return;
+    this.done = true;
     this.closeFile();
-    try {
-      fs.unlinkSync(this.path);
-    } catch {
-      // Gone already: as good.
+    if (this.begun || !this.existed) {
+      try {
+        fs.unlinkSync(this.path);
+      } catch {
+        // Gone already: as good.
+      }
     }
     this.release();
   }
 
   close(): void {
+    if (this.done) return;
+    this.done = true;
     this.closeFile();
+    // Made by this run and never begun: empty, it would read as no journal at all.
+    if (!this.begun && !this.existed) {
+      try {
+        fs.unlinkSync(this.path);
+      } catch {
+        // Gone already.
+      }
+    }
     this.release();
   }
 
   private closeFile(): void {
+    if (this.closed) return;
+    this.closed = true;
     try {
       fs.closeSync(this.fd);
     } catch {
@@ -232,6 +280,7 @@ export class Journal {
   }
 
   private line(text: string): void {
+    this.begin();
     if (this.error) return;
     try {
       fs.writeSync(this.fd, text);

@@ -1099,6 +1099,18 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
       `hint: resume with: store pets add --file ${input} --concurrency 1 --failed ${failed} --skip 1\n`,
     );
     expect(readFileSync(failed, 'utf8')).toBe(`${lines.join('\n')}\n`);
+    // Runs that end before they begin (no key at all, a --skip past the end) change neither
+    // --failed nor the journal the advice needs.
+    const noKey = await run([...args, '--skip', '1'], {
+      env: { ...env('good'), STORE_API_KEY: undefined, XDG_CACHE_HOME: cache },
+    });
+    expect(noKey.code).toBe(4);
+    const past = await run([...args, '--skip', '50'], {
+      env: { ...env('good'), XDG_CACHE_HOME: cache },
+    });
+    expect(past.code).toBe(2);
+    expect(server.seen).toHaveLength(1);
+    expect(readFileSync(failed, 'utf8')).toBe(`${lines.join('\n')}\n`);
     // The advice, run with a good key: it sends 2-5; --failed keeps input 1, loses the four it
     // sends, and gains input 2, refused now.
     const resumed = await run([...args, '--skip', '1'], {
