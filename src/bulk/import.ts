@@ -135,7 +135,7 @@ export async function importPets(
 ): Promise<void> {
   const { io, options, signal } = ctx;
   if (setting.sizeHeapAtRunTime) setV8Flags('--optimize-for-size');
-  const { skip, sentBefore, failedFile, uncertainFile, files, journal } = await openRecords(
+  const { skip, sentBefore, failedFile, uncertainFile, files, journal, begin } = await openRecords(
     opts,
     {
       path: opts.dryRun ? undefined : setting.journalPath,
@@ -184,8 +184,7 @@ export async function importPets(
     limit: () => opts.concurrency,
     first: skip + 1,
     report: (n, outcome) => {
-      // The import has begun: files it does not add to are emptied now, not at a usage error.
-      for (const file of files) file.begin();
+      begin();
       const input = inputsByNumber.get(n);
       inputsByNumber.delete(n);
       // Recorded before it is printed: a resume never prints an outcome twice.
@@ -236,9 +235,7 @@ export async function importPets(
         const created = await createPet(api as NonNullable<typeof api>, pet, {
           throttle: (attempt) =>
             limiter.run(async () => {
-              // The import begins with its first request (if not with an outcome): the files
-              // are this run's from now, as the journal is.
-              for (const file of files) file.begin();
+              begin();
               // In the journal before it leaves: a resume after a kill knows it may exist.
               journal?.sent(n);
               if (journal?.error) throw journalFailed(journal);
@@ -356,9 +353,8 @@ export async function importPets(
         } else window.start(input.n, () => send(input.n, checked.pet));
       }
       readToEnd = !stoppedReading;
-      // Read whole (if empty): the files are this run's, whatever an earlier run wrote (unless
-      // --skip skipped every input: a usage error, below).
-      if (readToEnd && (skip === 0 || inputs > skip)) for (const file of files) file.begin();
+      // Read whole (if empty), unless --skip skipped every input (a usage error, below).
+      if (readToEnd && (skip === 0 || inputs > skip)) begin();
     } catch (error) {
       // The stream destroyed by Ctrl-C ends the reading; anything else is a real failure.
       if (!signal.aborted) {

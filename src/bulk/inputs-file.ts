@@ -48,8 +48,8 @@ export class InputsFile {
   /** Bytes it holds from before this run (none once emptied). */
   private kept: number;
 
-  /** The import has begun (an input sent or its outcome known): the file is emptied, or cut
-   * back, now; a run refused before that leaves it as an earlier run wrote it. */
+  /** The import has begun (records.ts): the file is emptied, or cut back, now; a run refused
+   * before that leaves it as an earlier run wrote it. */
   begin(): void {
     const { cutTo } = this;
     if (cutTo === undefined) return;
@@ -80,7 +80,6 @@ export class InputsFile {
 
   /** Never throws: a failed write is kept (`error`) and said once the import has ended. */
   write(input: Input): void {
-    this.begin();
     if (this.error) return;
     // An NDJSON line as it was given; an input of a JSON document written as JSON.
     let text = input.line;

@@ -280,6 +280,7 @@ export class Journal {
   }
 
   private line(text: string): void {
+    // A journal's first line is its header, whoever writes first (records.ts begins it).
     this.begin();
     if (this.error) return;
     try {

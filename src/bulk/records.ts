@@ -35,6 +35,10 @@ export interface ImportRecords {
   /** The files opened, to close however the import ends. */
   files: InputsFile[];
   journal: Journal | undefined;
+  /** The import begins (its first request, its first outcome, or its input read whole): the
+   * files are emptied or cut back, and a new journal replaces an earlier one, now and not
+   * before, so that a run refused before it (no key, a --skip past the end) changes nothing. */
+  begin(): void;
 }
 
 /**
@@ -212,5 +216,9 @@ function openLocked(
     }
     release?.();
   }
-  return { skip, sentBefore, failedFile, uncertainFile, files, journal: kept };
+  const begin = () => {
+    for (const file of files) file.begin();
+    kept?.begin();
+  };
+  return { skip, sentBefore, failedFile, uncertainFile, files, journal: kept, begin };
 }

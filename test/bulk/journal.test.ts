@@ -260,6 +260,23 @@ describe('pets add --file --resume', () => {
     expect(server.seen.map((request) => request.body)).toEqual([PET_LINE(1), PET_LINE(2)]);
   });
 
+  it('leaves no journal behind a run that ends before it begins (no key): the next one runs', async () => {
+    const server = await creatingServer();
+    const dir = tempDir();
+    const input = join(dir, 'animals.ndjson');
+    writeFileSync(input, linesOf(1));
+    const env = baseEnv({ STORE_BASE_URL: server.url, XDG_CACHE_HOME: tempDir() });
+    const journal = defaultJournalPath(env, input, server.url) as string;
+    const keyless = await run(['pets', 'add', '--file', input], { env });
+    expect(keyless.code).toBe(4);
+    expect(existsSync(journal)).toBe(false);
+    const keyed = await run(['pets', 'add', '--file', input], {
+      env: { ...env, STORE_API_KEY: 'k' },
+    });
+    expect(keyed.code).toBe(0);
+    expect(server.seen.map((request) => request.body)).toEqual([PET_LINE(1)]);
+  });
+
   it('goes on without a journal, saying so, when the cache folder cannot be written', async () => {
     const server = await creatingServer();
     const dir = tempDir();
