@@ -10,10 +10,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { build as esbuild } from 'esbuild';
 import { benchSandboxData, printSandboxData } from './bench-sandbox-data.js';
-import { defines } from './defines.js';
-import { lazyAssert, lazyHttp2, llhttpWasmFiles, writeLlhttpWasm } from './esbuild-plugins.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const BULK = Number(process.env.BENCH_BULK ?? 10_000);
@@ -146,63 +143,6 @@ const oneLiner = [
   'require("node:http").get(process.env.STORE_BASE_URL + "/pets", { headers: { authorization: "Bearer sandbox" } }, (r) => { let b = ""; r.setEncoding("utf8"); r.on("data", (c) => { b += c; }); r.on("end", () => process.stdout.write(b + "\\n")); });',
 ];
 
-/**
- * The same GET made with undici as store makes it (its Agent and a handler of its own, bundled
- * by esbuild with the same plugins and define, run through vm.Script with a V8 code cache made
- * after a run, as bin/store.js runs store): what undici itself costs over node:http, a floor
- * store cannot go under while it keeps undici.
- */
-async function undiciOneLiner() {
-  const entry = join(work, 'undici-get.cjs');
-  writeFileSync(
-    entry,
-    `const Agent = require('undici/lib/dispatcher/agent.js');
-const dispatcher = new Agent();
-const url = new URL(process.env.STORE_BASE_URL + '/pets');
-const chunks = [];
-dispatcher.dispatch({ origin: url.origin, path: url.pathname, method: 'GET', headers: { authorization: 'Bearer sandbox' } }, {
-  onRequestStart() {},
-  onResponseStart() {},
-  onResponseData(_controller, chunk) { chunks.push(chunk); },
-  onResponseEnd() { process.stdout.write(Buffer.concat(chunks).toString('utf8') + '\\n'); dispatcher.close(); },
-  onResponseError(_controller, error) { throw error; },
-});
-`,
-  );
-  const bundled = join(work, 'undici-get.bundle.cjs');
-  await esbuild({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    minifyWhitespace: true,
-    minifySyntax: true,
-    minifyIdentifiers: true,
-    define: defines(),
-    nodePaths: [join(root, 'node_modules')],
-    outfile: bundled,
-    logLevel: 'warning',
-    plugins: [lazyHttp2(), lazyAssert(), llhttpWasmFiles()],
-  });
-  writeLlhttpWasm(work);
-  const runner = join(work, 'undici-get.run.cjs');
-  writeFileSync(
-    runner,
-    `const fs = require('node:fs');
-const vm = require('node:vm');
-const file = ${JSON.stringify(bundled)};
-const cacheFile = file + '.cache';
-let cachedData;
-try { cachedData = fs.readFileSync(cacheFile); } catch {}
-const script = new vm.Script('(function (exports, require, module, __filename, __dirname) {' + fs.readFileSync(file, 'utf8') + '\\n})', { filename: file, cachedData });
-if (!cachedData || script.cachedDataRejected) process.once('exit', () => fs.writeFileSync(cacheFile, script.createCachedData()));
-const bundle = { exports: {} };
-script.runInThisContext()(bundle.exports, require, bundle, file, require('node:path').dirname(file));
-`,
-  );
-  return [node, runner];
-}
-
 try {
   const e0 = [node, '-e', '0'];
   compareRow('store --version', 'node -e 0', e0, [node, bin, '--version'], 1.25, env);
@@ -219,8 +159,6 @@ try {
   compareRow(snapshotVersion, 'node -e 0', e0, [snapshotBinary, '--version'], undefined, env);
 
   const http = 'node:http one-liner';
-  const undici = 'undici one-liner (the same GET, for reference)';
-  compareRow(undici, http, oneLiner, await undiciOneLiner(), undefined, env);
   const list = ['pets', 'list', '--json'];
   compareRow('store pets list --json', http, oneLiner, [node, bin, ...list], 1.4, env);
   const binaryList = 'dist-bin/store pets list --json (single executable)';

@@ -26,8 +26,8 @@ const header = `// ${pkg.name} ${pkg.version} build ${PLACEHOLDER}`;
 /**
  * What the program imports lazily and only a few commands use, each a file of its own that
  * store.cjs requires when it is imported: the table and chalk (a table on a terminal), conf
- * (a config write), undici's whole index (a request through a proxy; a direct one needs only
- * its Agent, in store.cjs), jq (--jq). Apart, they cost nothing to the other commands: a code cache of
+ * (a config write), undici (a request through a proxy; a direct one goes by node:http),
+ * jq (--jq). Apart, they cost nothing to the other commands: a code cache of
  * store.cjs holds an entry for each function in it, run or not. Each is its own bundle: nothing in them may be shared
  * state with store.cjs (the table's helpers are pure functions, conf and undici packages).
  */
@@ -61,7 +61,7 @@ const SIDE_FILES = [
   },
   {
     specifier: 'undici',
-    importer: /[\\/]src[\\/]api[\\/]transport\.ts$/,
+    importer: /[\\/]src[\\/]api[\\/]proxied\.ts$/,
     name: 'undici',
     entry: 'undici',
   },

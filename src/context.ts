@@ -192,7 +192,7 @@ export function createContext(
     api: async (overrides = {}) => {
       const resolved = await ctx.profile();
       // Loaded on first use: commands that never call the API do not pay for the HTTP stack.
-      // (In dist/store.cjs it is there, but its code and undici's run only from here.)
+      // (In dist/store.cjs it is there, but its code runs only from here.)
       const { ApiClient, realTiming } = await import('./api/client.js');
       const timing = { ...realTiming(), ...deps.timing };
       if (overrides.rateLimitRetries !== undefined) {

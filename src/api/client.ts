@@ -24,6 +24,7 @@ import {
 } from '../json.js';
 import type * as z from '../zod.js';
 import { errorFromResponse, headerValue } from './errors.js';
+import type { Exchange, Method, ResponseHeaders } from './exchange.js';
 import { KeyRedactor } from './redact.js';
 import {
   backoffMs,
@@ -34,11 +35,11 @@ import {
   retryAfterMs,
 } from './retry.js';
 import { Tracer } from './trace.js';
-import { type Exchange, type Method, type ResponseHeaders, Transport } from './transport.js';
+import { Transport } from './transport.js';
 import { checkKeyTarget, parseBaseUrl } from './urls.js';
 
+export { MAX_BODY_BYTES } from './exchange.js';
 export { realTiming } from './retry.js';
-export { MAX_BODY_BYTES } from './transport.js';
 
 export interface RetryNotice {
   /** What went wrong: `HTTP 503`, `cannot reach …`. */

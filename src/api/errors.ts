@@ -13,8 +13,9 @@ import {
 import { fileProblem } from '../file-errors.js';
 import { cutText, parseJson } from '../json.js';
 import { ErrorBody } from '../schemas.js';
+import type { ResponseHeaders } from './exchange.js';
+import { CONNECTION_CLOSED } from './exchange.js';
 import { statusText } from './status-text.js';
-import type { ResponseHeaders } from './transport.js';
 
 export function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
@@ -43,7 +44,13 @@ const UNREACHABLE_CODES = new Set([
 ]);
 
 /** The connection broke once the request may have reached the server. */
-export const BROKEN_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'EPIPE']);
+export const BROKEN_CODES = new Set([
+  'ECONNRESET',
+  CONNECTION_CLOSED,
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'EPIPE',
+]);
 
 const NETWORK_REASONS: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
@@ -53,12 +60,13 @@ const NETWORK_REASONS: Record<string, string> = {
   EHOSTUNREACH: 'host unreachable',
   ENETUNREACH: 'network unreachable',
   EPIPE: 'connection closed while sending',
+  [CONNECTION_CLOSED]: 'connection closed unexpectedly',
   UND_ERR_SOCKET: 'connection closed unexpectedly',
   UND_ERR_CLOSED: 'connection closed unexpectedly',
   UND_ERR_PRX_CONN: 'it closed the connection instead of connecting through (is it a proxy?)',
 };
 
-/** `started`: undici had begun writing the request (transport.ts): only then may a failure
+/** `started`: the request had begun to be written (transport.ts): only then may a failure
  * have left it delivered. */
 export function timeoutError(
   url: URL,
@@ -76,7 +84,7 @@ export function timeoutError(
   );
 }
 
-/** A failure before any response: the network, the proxy, or a request undici refused. */
+/** A failure before any response: the network, the proxy, or a request the client refused. */
 export function networkError(
   url: URL,
   error: unknown,
@@ -92,7 +100,7 @@ export function networkError(
       'the request cannot be sent: a header (the API key, or one given with -H) holds a character that is not allowed in HTTP headers',
     );
   }
-  if (code === 'UND_ERR_HEADERS_OVERFLOW') {
+  if (code === 'UND_ERR_HEADERS_OVERFLOW' || code === 'HPE_HEADER_OVERFLOW') {
     // The server answered, with what cannot be read: whatever it did, it may have done.
     return new ResponseError(
       `${url.host} sent response headers that are too large`,
@@ -118,7 +126,8 @@ export function networkError(
   }
   const tls = code ? tlsProblem(code) : undefined;
   let reason = (code ? NETWORK_REASONS[code] : undefined) ?? tls?.reason;
-  // Another of undici's own codes, or llhttp's (HPE_…): what came back was not readable HTTP.
+  // Another of undici's own codes, or llhttp's (HPE_…, Node's parser and undici's): what came
+  // back was not readable HTTP.
   if (!reason && code && /^(UND_ERR_|HPE_)/.test(code)) reason = 'its answer is not valid HTTP';
   reason ??= code && error instanceof Error && 'errno' in error ? fileProblem(error) : message;
   // A proxy that is down or unknown is named: "cannot reach api.example" sends one looking at
@@ -221,7 +230,7 @@ export function shorten(text: string): string {
   return `${kept}… (${text.length - kept.length} more characters)`;
 }
 
-/** A header's (first) value: undici gives an array for a repeated header. */
+/** A header's (first) value: a repeated header comes as an array (exchange.ts). */
 export function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }

@@ -1,8 +1,9 @@
 // --debug traces of requests and answers: `>` lines for what is sent, `<` for what came back,
 // `!` for what store made of it. The key is masked in every line.
+
+import type { Exchange } from './exchange.js';
 import type { KeyRedactor } from './redact.js';
 import { statusText } from './status-text.js';
-import type { Exchange } from './transport.js';
 
 /** How much of each body a trace shows. */
 const TRACE_BODY_BYTES = 4096;
