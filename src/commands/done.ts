@@ -4,7 +4,11 @@ import type { Context } from '../context.js';
 import { writeJson } from '../render/output.js';
 import { sanitize } from '../render/sanitize.js';
 
-export function reportDone(ctx: Context, line: string, data: Record<string, unknown>): void {
-  if (ctx.options.json) writeJson(ctx.io, data, ctx.options);
+export async function reportDone(
+  ctx: Context,
+  line: string,
+  data: Record<string, unknown>,
+): Promise<void> {
+  if (ctx.options.json) await writeJson(ctx.io, data, ctx.options);
   else ctx.io.err(`${sanitize(line)}\n`);
 }

@@ -44,10 +44,14 @@ export function cellText(value: unknown): string {
 
 /** One JSON document: indented for a person on a terminal, compact for a program; only the
  * fields chosen, or what the --jq filter makes of it. */
-export function writeJson(io: IOStreams, data: unknown, options?: OutputOptions): void {
+export async function writeJson(
+  io: IOStreams,
+  data: unknown,
+  options?: OutputOptions,
+): Promise<void> {
   const chosen = options?.jsonFields ? selectFields(data, options.jsonFields) : data;
   if (options?.jq !== undefined) {
-    writeJq(io, options.jq, stringifyJson(chosen));
+    await writeJq(io, options.jq, stringifyJson(chosen));
     return;
   }
   io.out(`${stringifyJson(chosen, io.stdoutIsTTY ? 2 : undefined)}\n`);
@@ -82,7 +86,7 @@ export async function prepareJq(expression: string): Promise<void> {
  * as JSON, exact (jq's own text). A filter that fails prints nothing: stdout is empty on any
  * failure. On a terminal, strings are neutralised and JSON indented, as everywhere.
  */
-function writeJq(io: IOStreams, expression: string, text: string): void {
+async function writeJq(io: IOStreams, expression: string, text: string): Promise<void> {
   if (!loadedJq) throw new Error('--jq runs after prepareJq');
   const run = loadedJq.run(expression, text);
   if (!run.ok) {
@@ -95,15 +99,23 @@ function writeJq(io: IOStreams, expression: string, text: string): void {
   if (run.stderr !== '') io.err(run.stderr.endsWith('\n') ? run.stderr : `${run.stderr}\n`);
   const out = chunkedOut(io);
   for (const result of run.results) {
+    let line: string;
     if (result.startsWith('"')) {
       const raw = JSON.parse(result) as string;
-      out.add(`${io.stdoutIsTTY ? raw.split('\n').map(sanitize).join('\n') : raw}\n`);
+      line = io.stdoutIsTTY ? shownLines(raw) : raw;
     } else {
-      out.add(`${io.stdoutIsTTY ? stringifyJson(parseJson(result), 2) : result}\n`);
+      line = io.stdoutIsTTY ? stringifyJson(parseJson(result), 2) : result;
     }
+    // Each piece written waits for room: a slow reader holds the output, not a pile of
+    // writes (and of `drain` listeners).
+    const room = out.add(`${line}\n`);
+    if (room && !(await room)) return;
   }
   out.end();
 }
+
+/** Text of several lines for a terminal: each line's control characters shown, not sent. */
+const shownLines = (text: string) => text.split('\n').map(sanitize).join('\n');
 
 type TableModule = typeof import('./table.js');
 let tableLoading: Promise<TableModule> | undefined;
@@ -212,7 +224,7 @@ export async function renderRows<T>(
   jsonData: unknown = rows,
 ): Promise<void> {
   if (options.json) {
-    writeJson(io, jsonData, options);
+    await writeJson(io, jsonData, options);
     return;
   }
   if (!io.stdoutIsTTY && !io.colorOut) {
@@ -264,7 +276,7 @@ const own = (row: Row, key: string): unknown => (Object.hasOwn(row, key) ? row[k
  * the order first seen (built in one pass); anything else is printed as JSON. */
 export async function renderAny(io: IOStreams, data: unknown, options: OutputOptions) {
   if (options.json || !Array.isArray(data) || !data.every(isRecord)) {
-    writeJson(io, data, options);
+    await writeJson(io, data, options);
     return;
   }
   // No rows, so no keys: a header line would be an empty line.

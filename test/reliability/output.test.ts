@@ -98,6 +98,36 @@ describe('a large output into a pipe', () => {
     expect(peak.peakMiB()).toBeLessThan(150);
   }, 60_000);
 
+  it('gives --jq results to a slow reader whole, waiting for room: no listener warning', async () => {
+    // Each 64 KB piece added a `drain` listener without waiting: past 700 KB Node warned
+    // "MaxListenersExceededWarning: Possible EventEmitter memory leak detected".
+    const orders = Array.from({ length: 20_000 }, (_, i) => ({
+      id: i,
+      petId: i,
+      quantity: 1,
+      status: 'placed',
+      shipDate: '2026-01-05T00:00:00.000Z',
+      complete: false,
+    }));
+    const text = orders.map((order) => `${JSON.stringify(order)}\n`).join('');
+    expect(text.length).toBeGreaterThan(2_000_000);
+    const server = await faultServer((_req, res) => reply(res, 200, JSON.stringify(orders)));
+    const script = `"${process.execPath}" "${BIN}" orders list --jq '.[]' | "${process.execPath}" -e "$READER"`;
+    const child = spawn('bash', ['-o', 'pipefail', '-c', script], {
+      env: processEnv({
+        STORE_BASE_URL: server.url,
+        STORE_API_KEY: 'k-1234',
+        READER: SLOW_READER,
+      }),
+    });
+    expect(await collect(child)).toEqual({
+      code: 0,
+      signal: null,
+      stdout: `${text.length} ${createHash('sha256').update(text).digest('hex')}\n`,
+      stderr: '',
+    });
+  }, 60_000);
+
   it('ends quietly, exit 0, when the reader stops early (| head -c): the contract’s EPIPE rule', async () => {
     const { body } = ordersWithOwnKeys(6000);
     const server = await faultServer((_req, res) => reply(res, 200, body));

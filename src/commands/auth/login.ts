@@ -106,7 +106,7 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
   const done = opts.verify
     ? `Logged in to profile ${profile.name} with key ${maskKey(key)}`
     : `Saved key ${maskKey(key)} for profile ${profile.name} without checking it`;
-  reportDone(ctx, done, {
+  await reportDone(ctx, done, {
     profile: profile.name,
     key: maskKey(key),
     verified: opts.verify,

@@ -16,10 +16,13 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
   const { name } = await ctx.profile();
   const config = await ctx.config();
   if (!(await removeKey(config, name, ctx.keyring, ctx.signal))) {
-    reportDone(ctx, `No key was stored for profile ${name}`, { profile: name, keyRemoved: false });
+    await reportDone(ctx, `No key was stored for profile ${name}`, {
+      profile: name,
+      keyRemoved: false,
+    });
     return;
   }
-  reportDone(ctx, `Logged out of profile ${name}`, { profile: name, keyRemoved: true });
+  await reportDone(ctx, `Logged out of profile ${name}`, { profile: name, keyRemoved: true });
   if (ctx.env.STORE_API_KEY) {
     ctx.warn('note: STORE_API_KEY is set: commands still send that key while it is');
   }

@@ -93,7 +93,7 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
   }
   // What is known is printed whatever the verdict: on stdout as JSON, or for a person on
   // stdout when the key was accepted and on stderr, above the error, when it was not.
-  if (ctx.options.json) writeJson(ctx.io, status, ctx.options);
+  if (ctx.options.json) await writeJson(ctx.io, status, ctx.options);
   else if (status.valid === true && ctx.io.stdoutIsTTY)
     ctx.io.out(`${describe(status)}valid    yes\n`);
   else if (status.valid === true) await renderItem(ctx.io, status, COLUMNS, ctx.options);

@@ -40,7 +40,7 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
       keyStorage: profile.keyStorage,
       key,
     };
-    writeJson(ctx.io, token satisfies z.infer<typeof Token>, ctx.options);
+    await writeJson(ctx.io, token satisfies z.infer<typeof Token>, ctx.options);
   } else {
     ctx.io.out(`${key}\n`);
   }

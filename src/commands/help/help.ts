@@ -55,7 +55,7 @@ export function registerHelp(program: Command, context: ContextFactory): void {
 export async function run(opts: HelpOptions, ctx: Context, program: Command): Promise<void> {
   const [first, ...rest] = opts.name;
   if (ctx.options.json) {
-    writeJson(ctx.io, reference(program, opts.name), ctx.options);
+    await writeJson(ctx.io, reference(program, opts.name), ctx.options);
     return;
   }
   if (first !== undefined && Object.hasOwn(HELP_TOPICS, first)) {

@@ -57,7 +57,7 @@ export async function run(opts: RemoveOptions, ctx: Context): Promise<void> {
     if (data.currentProfile === opts.name) delete data.currentProfile;
   });
   const current = currentProfileName(after);
-  reportDone(
+  await reportDone(
     ctx,
     wasCurrent
       ? `Removed profile ${opts.name}; the current profile is now ${current}`

@@ -78,7 +78,7 @@ export async function run(opts: SetOptions, ctx: Context): Promise<void> {
     data.profiles[opts.name] = profile;
   });
   const { baseUrl, messagesUrl } = profileSettings(after, opts.name);
-  reportDone(ctx, `${exists ? 'Updated' : 'Created'} profile ${opts.name}`, {
+  await reportDone(ctx, `${exists ? 'Updated' : 'Created'} profile ${opts.name}`, {
     profile: opts.name,
     created: !exists,
     baseUrl,

@@ -37,7 +37,7 @@ export async function run(opts: UseOptions, ctx: Context): Promise<void> {
   // so, or they would go elsewhere than this confirmation suggests.
   const fromEnv = ctx.env.STORE_PROFILE;
   const overridden = fromEnv !== undefined && fromEnv !== '' && fromEnv !== opts.name;
-  reportDone(ctx, `Made ${opts.name} the current profile`, {
+  await reportDone(ctx, `Made ${opts.name} the current profile`, {
     profile: opts.name,
     current: true,
     overriddenBy: overridden ? 'STORE_PROFILE' : null,
