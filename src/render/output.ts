@@ -95,8 +95,12 @@ async function writeJq(io: IOStreams, expression: string, text: string): Promise
     if (run.broken) jqLoading = undefined;
     throw new CliError(`--jq: ${run.message}`, ExitCode.failure, 'jq_error');
   }
-  // What the filter itself says (`debug`, `stderr`) goes to stderr, as with jq.
-  if (run.stderr !== '') io.err(run.stderr.endsWith('\n') ? run.stderr : `${run.stderr}\n`);
+  // What the filter itself says (`debug`, `stderr`) goes to stderr, as with jq: the server's
+  // text, neutralised on a terminal as on stdout.
+  if (run.stderr !== '') {
+    const said = run.stderr.replace(/\n$/, '');
+    io.err(`${io.stderrIsTTY ? shownLines(said) : said}\n`);
+  }
   const out = chunkedOut(io);
   for (const result of run.results) {
     let line: string;

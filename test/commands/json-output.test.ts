@@ -237,6 +237,33 @@ describe('--jq', () => {
     );
   });
 
+  it('neutralises what `stderr` and `debug` write on a terminal; a pipe gets it as jq wrote it', async () => {
+    // An OSC title change, a C1 CSI (U+009B) and a bidi override from the server went to the
+    // terminal raw.
+    const body = '[{"id":1,"name":"R\\u001b]0;x\\u0007\\u009b2J\\u202eex","categoryId":2}]';
+    const expression = '.[0].name | stderr | debug | empty';
+    const scope = api().get('/v1/pets').times(2).reply(200, body);
+    const tty = await run(['pets', 'list', '--jq', expression], {
+      env: env(),
+      tty: { stdout: true, stderr: true },
+    });
+    const piped = await run(['pets', 'list', '--jq', expression], { env: env() });
+    expect(scope.isDone()).toBe(true);
+    // `stderr` writes the string raw and no newline; `debug` a JSON line (jq escapes C0 only).
+    expect(tty).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'R\\x1b]0;x\\x07\\x9b2J\\u202eex["DEBUG:","R\\u001b]0;x\\u0007\\x9b2J\\u202eex"]\n',
+      prompts: [],
+    });
+    expect(piped).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'R\u001b]0;x\u0007\u009b2J\u202eex["DEBUG:","R\\u001b]0;x\\u0007\u009b2J\u202eex"]\n',
+      prompts: [],
+    });
+  });
+
   it('passes the raw text through a pipe, as jq -r does', async () => {
     api().get('/v1/pets').reply(200, '[{"id":1,"name":"a\\tb\\nc","categoryId":2}]');
     const result = await run(['pets', 'list', '--jq', '.[0].name'], { env: env() });
