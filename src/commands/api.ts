@@ -8,7 +8,15 @@ import { statusText } from '../api/status-text.js';
 import { FILES, words } from '../completion/hints.js';
 import { quote } from '../config/quote.js';
 import type { Context } from '../context.js';
-import { CancelledError, CliError, ExitCode, FlagError, notingMaybeActed } from '../errors.js';
+import {
+  asCliError,
+  CancelledError,
+  CliError,
+  ExitCode,
+  FlagError,
+  notingMaybeActed,
+  withHint,
+} from '../errors.js';
 import { fileProblem } from '../file-errors.js';
 import { parseJson, stringifyJson } from '../json.js';
 import { readAllBytes, utf8Text } from '../reading.js';
@@ -169,8 +177,21 @@ export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
   } catch (error) {
     throw noting(error);
   }
-  printResponse(response, opts.include, api, ctx);
-  if (response.status < 200 || response.status >= 300) throw noting(api.errorFor(response));
+  if (response.status >= 200 && response.status < 300) {
+    await printResponse(response, opts.include, api, ctx);
+    return;
+  }
+  // A failed answer's error is what the command ends with: its status is the exit code, and
+  // its hint says how many attempts were made and whether the server may have acted. What
+  // printing the body met (a --jq filter failing on an Error body) gives way to it, said in
+  // the hint.
+  const error = api.errorFor(response);
+  try {
+    await printResponse(response, opts.include, api, ctx);
+  } catch (problem) {
+    withHint(error, asCliError(problem).message);
+  }
+  throw noting(error);
 }
 
 /** The URL of `path`: below the base URL, or a full URL on one of the profile's origins
@@ -299,12 +320,12 @@ async function readInput(file: string, ctx: Context): Promise<Buffer> {
 
 /** The answer on stdout: JSON as sent (indented on a terminal, int64 exact), anything else
  * as text; the status line and headers first with -i. */
-function printResponse(
+async function printResponse(
   response: ApiResponse,
   include: boolean,
   api: ApiClient,
   ctx: Context,
-): void {
+): Promise<void> {
   const { io } = ctx;
   // On a terminal, server text is shown as text; in a pipe it goes through untouched, but for
   // the key, which a server may echo (a 401's message): masked, as everywhere but auth token.
@@ -330,14 +351,18 @@ function printResponse(
   }
   // --jq and --json FIELDS take the answer's JSON; there is nothing to filter in other text.
   if (ctx.options.jq !== undefined || ctx.options.jsonFields) {
-    if (!json)
-      throw new CliError(
-        '--jq and --json FIELDS need a JSON answer; this one is not JSON',
-        ExitCode.failure,
-        'not_json',
-      );
-    writeJson(io, json.data, ctx.options);
-    return;
+    if (json) {
+      await writeJson(io, json.data, ctx.options);
+      return;
+    }
+    // A failed answer that is not JSON (a proxy's HTML 502) prints nothing: a script reading
+    // the filter's output gets no page it did not ask for, and the error line names the status.
+    if (response.status < 200 || response.status >= 300) return;
+    throw new CliError(
+      '--jq and --json FIELDS need a JSON answer; this one is not JSON',
+      ExitCode.failure,
+      'not_json',
+    );
   }
   if (!io.stdoutIsTTY) {
     // As sent, byte for byte (the key masked): a body need not be UTF-8 (decoding would turn

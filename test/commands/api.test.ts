@@ -736,3 +736,84 @@ describe('store api', () => {
     },
   );
 });
+
+describe('store api --jq / --json FIELDS on a failed answer', () => {
+  const HTML = { 'content-type': 'text/html' };
+
+  it.each([
+    [401, 4, 'unauthorized', 'hint: the key came from STORE_API_KEY\n'],
+    [404, 5, 'not found', ''],
+    [500, 7, 'internal server error', ''],
+    [503, 7, 'service unavailable', 'hint: still failing after 3 attempts; try again later\n'],
+  ])(
+    'an HTML %i prints nothing and exits with its status’s code, not not_json',
+    async (status, code, phrase, hint) => {
+      // It was exit 1, "--jq and --json FIELDS need a JSON answer": a script could not tell a
+      // missing animal from an outage.
+      for (const flags of [['--jq', '.name'], ['--json', 'id,name']]) {
+        const scope = api()
+          .get('/v1/pets/7')
+          .times(status === 503 ? 3 : 1)
+          .reply(status, '<html><body>Oops</body></html>', HTML);
+        const result = await run(['api', '/pets/7', ...flags], { env: env() });
+        expect(scope.isDone()).toBe(true);
+        expect(result).toEqual({
+          code,
+          stdout: '',
+          stderr: `{"error":{"code":"http_${status}","message":"the server answered ${phrase}","status":${status}${hint ? `,"hint":${JSON.stringify(hint.slice(6, -1))}` : ''}}}\n`,
+          prompts: [],
+        });
+      }
+    },
+  );
+
+  it('a POST answered by a gateway’s HTML 502 keeps the hint that the server may have acted', async () => {
+    // Exit 1 and not_json before: a script would add the animal again, perhaps twice.
+    const scope = api()
+      .post('/v1/pets', '{"name":"Rex"}')
+      .reply(502, '<html><body>Bad Gateway</body></html>', HTML);
+    const result = await run(['api', '/pets', '-f', 'name=Rex', '--jq', '.id'], { env: env() });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 7,
+      stdout: '',
+      stderr:
+        '{"error":{"code":"http_502","message":"the server answered bad gateway","status":502,"hint":"the server may have acted on the POST"}}\n',
+      prompts: [],
+    });
+  });
+
+  it('an Error body goes through the filter; a filter that fails on it is said in the hint', async () => {
+    const body = '{"code":"not_found","message":"no pet 7","status":404}';
+    const scope = api().get('/v1/pets/7').times(2).reply(404, body, JSON_TYPE);
+    const filtered = await run(['api', '/pets/7', '--jq', '.message'], { env: env() });
+    const failed = await run(['api', '/pets/7', '--jq', '.[0]'], { env: env() });
+    expect(scope.isDone()).toBe(true);
+    expect(filtered).toEqual({
+      code: 5,
+      stdout: 'no pet 7\n',
+      stderr: '{"error":{"code":"not_found","message":"no pet 7","status":404}}\n',
+      prompts: [],
+    });
+    expect(failed).toEqual({
+      code: 5,
+      stdout: '',
+      stderr:
+        '{"error":{"code":"not_found","message":"no pet 7","status":404,"hint":"--jq: Cannot index object with number (0)"}}\n',
+      prompts: [],
+    });
+  });
+
+  it('a successful answer that is not JSON is still refused: exit 1, not_json', async () => {
+    const scope = api().get('/v1/pets').reply(200, '<html></html>', HTML);
+    const result = await run(['api', '/pets', '--jq', '.'], { env: env() });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        '{"error":{"code":"not_json","message":"--jq and --json FIELDS need a JSON answer; this one is not JSON","status":null}}\n',
+      prompts: [],
+    });
+  });
+});
