@@ -750,7 +750,10 @@ describe('store api --jq / --json FIELDS on a failed answer', () => {
     async (status, code, phrase, hint) => {
       // It was exit 1, "--jq and --json FIELDS need a JSON answer": a script could not tell a
       // missing animal from an outage.
-      for (const flags of [['--jq', '.name'], ['--json', 'id,name']]) {
+      for (const flags of [
+        ['--jq', '.name'],
+        ['--json', 'id,name'],
+      ]) {
         const scope = api()
           .get('/v1/pets/7')
           .times(status === 503 ? 3 : 1)
