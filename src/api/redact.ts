@@ -14,13 +14,44 @@ export const PUBLIC_KEY = BUILTIN_PROFILES.sandbox?.apiKey;
 /** Characters a key may be made of: an occurrence next to one is part of a longer word. */
 const KEY_CHAR = /[A-Za-z0-9_.~+/=-]/;
 
+/**
+ * The key as a JSON string may write it: any of its characters as `\uXXXX` (either case), `/`
+ * as `\/`, `"` and `\` escaped (PHP escapes every `/` by default; others `<`, `+`, `=`…); the
+ * plain key too. A short key only where it stands alone, as `standingAlone` says.
+ */
+function keyAsJsonMayWriteIt(key: string): RegExp {
+  const hex = (digit: string) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit);
+  const forms = [...key].map((char) => {
+    const code = [...char.charCodeAt(0).toString(16).padStart(4, '0')].map(hex).join('');
+    const plain =
+      char === '"' ? '\\\\"' : char === '\\' ? '\\\\\\\\' : char.replace(REGEXP_SPECIAL, '\\$&');
+    const slash = char === '/' ? '|\\\\/' : '';
+    return `(?:${plain}|\\\\u${code}${slash})`;
+  });
+  const word = forms.join('');
+  return key.length < MIN_KEY_SEARCHED
+    ? new RegExp(`(?<!${KEY_CHAR.source})${word}(?!${KEY_CHAR.source})`, 'g')
+    : new RegExp(word, 'g');
+}
+
+const REGEXP_SPECIAL = /[\\^$.*+?()[\]{}|/-]/g;
+
 export class KeyRedactor {
+  private escaped?: RegExp;
+
   constructor(private readonly key: string) {}
 
-  /** The text with every occurrence of the key masked. */
+  /** The text with every occurrence of the key masked, also where JSON escaped some of its
+   * characters (only text with a backslash can hold such a form). */
   text(text: string): string {
     const { key } = this;
-    if (key === PUBLIC_KEY || key === '' || !text.includes(key)) return text;
+    if (key === PUBLIC_KEY || key === '') return text;
+    if (text.includes('\\')) {
+      this.escaped ??= keyAsJsonMayWriteIt(key);
+      const masked = maskKey(key);
+      return text.replace(this.escaped, () => masked);
+    }
+    if (!text.includes(key)) return text;
     if (key.length < MIN_KEY_SEARCHED) return this.standingAlone(text);
     return text.split(key).join(maskKey(key));
   }
@@ -46,6 +77,11 @@ export class KeyRedactor {
     if (key === PUBLIC_KEY || key === '') return body;
     // A key is visible ASCII (auth login, and a header, take nothing else): as latin1, each
     // byte is one character and comes back the same.
+    if (body.indexOf(0x5c) !== -1) {
+      const text = body.toString('latin1');
+      const masked = this.text(text);
+      return masked === text ? body : Buffer.from(masked, 'latin1');
+    }
     if (key.length < MIN_KEY_SEARCHED) {
       if (body.indexOf(key) === -1) return body;
       return Buffer.from(this.standingAlone(body.toString('latin1')), 'latin1');
