@@ -223,7 +223,7 @@ export async function importPets(
         });
     // A dry run sends nothing: there is nothing to resume.
     const resumeWith = api && resumeCommand(opts, options, ctx.env, await ctx.profile());
-    const resumeHint = (at: number) => resumeWith && `resume with: ${resumeWith(at)}`;
+    const resumeHint = (at: number) => resumeWith?.(at);
 
     let stopped: { n: number; error: CliError } | undefined;
     // The inputs whose request is on its way now. The others started wait for a place in the

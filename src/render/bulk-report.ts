@@ -1,6 +1,7 @@
 // What `pets add --file` shows, input by input and at the end: NDJSON lines under --json;
 // otherwise created animals as rows on stdout and failures as plain lines on stderr; on a
 // terminal a progress line (io.status: erased before anything else is written) and a summary.
+import { commandLine, commandLines } from '../bulk/resume-command.js';
 import { type CliError, describeError, toReport } from '../errors.js';
 import { type IOStreams, type StatusLine, writeErrorsArrived } from '../io.js';
 import { stringifyJson } from '../json.js';
@@ -188,29 +189,37 @@ export class BulkReport {
   }
 
   /** Ends the output: rows, the line for the inputs not sent, and the summary, always (a
-   * script's log says what happened); `extra` says why the import stopped short, `hint` what
-   * to do about it. */
-  async finish(extra?: string, hint?: string, code = 'interrupted'): Promise<void> {
+   * script's log says what happened); `extra` says why the import stopped short, `resume` is
+   * the command that resumes it (resume-command.ts). */
+  async finish(extra?: string, resume?: string[], code = 'interrupted'): Promise<void> {
     await this.endOutput();
-    this.err(`${this.notSentLine()}${this.lastLines(extra, hint, code)}`);
+    const [lines, advice] = this.lastLines(extra, resume, code);
+    this.err(`${this.notSentLine()}${lines}`);
+    // Laid out for pasting already: not wrapped or cut again.
+    if (advice) this.io.err(advice, true);
   }
 
-  /** The summary line (why it stopped short first, under --json) and the hint line. */
+  /** The summary line (why it stopped short first, under --json), and the resume advice. */
   private lastLines(
     extra: string | undefined,
-    hint: string | undefined,
+    resume: string[] | undefined,
     code = 'interrupted',
-  ): string {
+  ): [string, string] {
+    const hint = resume && `resume with: ${commandLine(resume)}`;
     if (this.options.json) {
       const stop = extra
         ? `${stringifyJson({ error: { code, message: extra, status: null, ...(hint ? { hint } : {}) } })}\n`
         : '';
       // Resume advice without an interruption (a stop) goes with the summary.
       const summary = { ...this.summaryObject(), ...(hint && !extra ? { hint } : {}) };
-      return `${stop}${stringifyJson({ summary })}\n`;
+      return [`${stop}${stringifyJson({ summary })}\n`, ''];
     }
     const summary = `${this.summary()}${extra ? `; ${extra}` : ''}\n`;
-    return `${summary}${hint ? `hint: ${sanitize(hint)}\n` : ''}`;
+    if (!resume) return [summary, ''];
+    // It names files the user gave: made safe for a terminal.
+    const shown = resume.map(sanitize);
+    const command = this.io.stderrIsTTY ? commandLines(shown) : commandLine(shown);
+    return [summary, `hint: resume with: ${command}\n`];
   }
 
   /** The counts and files under --json. */
@@ -261,14 +270,14 @@ export class BulkReport {
    * the lines are the ones `finish` writes
    * for an interrupted import, from the counts of now.
    */
-  quitAtOnce(extra: string, hint?: string): string {
+  quitAtOnce(extra: string, resume?: string[]): string {
     this.stopProgress();
     // Drawn again as the inputs still awaited were reported: the last line goes in its place.
     this.progressLine?.done();
     // A terminal's table of the animals created, if its renderer is loaded (it is, but for
     // the first milliseconds of an import): their IDs are shown only there.
     this.rows?.endAtOnce();
-    return `${this.notSentLine()}${this.lastLines(extra, hint)}`;
+    return `${this.notSentLine()}${this.lastLines(extra, resume).join('')}`;
   }
 
   /** An error beside the line that stopped the import: `error: …`, as every error line (its

@@ -354,10 +354,11 @@ describe('pets add --file in bulk', () => {
       const report = new BulkReport(io, { json: true, dryRun: false, columns: PET_COLUMNS });
       report.report(1, { kind: 'created', pet: { id: 1, name: 'p1', categoryId: 1 } });
       expect(out.text).toBe('{"id":1,"name":"p1","categoryId":1}\n');
-      const said = report.quitAtOnce(
-        'quit at once',
-        'resume with: store pets add --file x --skip 1',
-      );
+      const said = report.quitAtOnce('quit at once', [
+        'store pets add',
+        '--file x',
+        '--skip 1',
+      ]);
       expect(said).toBe(
         '{"error":{"code":"interrupted","message":"quit at once","status":null,"hint":"resume with: store pets add --file x --skip 1"}}\n' +
           '{"summary":{"created":1,"failed":0,"uncertain":0,"notSent":0}}\n',
@@ -614,7 +615,9 @@ describe('pets add --file: what a terminal and a summary show', () => {
         `Using profile production (${url}, from STORE_BASE_URL)\n` +
         '\n' +
         '1 created, 0 failed, 0 uncertain, 0 not sent in T s; interrupted: inputs after 1 were not sent\n' +
-        'hint: resume with: store pets add --file - --skip 1\n',
+        // On a terminal, a flag a line: no line is wrapped or cut, and a first line pasted
+        // alone waits for the rest instead of importing everything again.
+        'hint: resume with: store pets add \\\n  --file - \\\n  --skip 1\n',
     );
   });
 
