@@ -354,11 +354,7 @@ describe('pets add --file in bulk', () => {
       const report = new BulkReport(io, { json: true, dryRun: false, columns: PET_COLUMNS });
       report.report(1, { kind: 'created', pet: { id: 1, name: 'p1', categoryId: 1 } });
       expect(out.text).toBe('{"id":1,"name":"p1","categoryId":1}\n');
-      const said = report.quitAtOnce('quit at once', [
-        'store pets add',
-        '--file x',
-        '--skip 1',
-      ]);
+      const said = report.quitAtOnce('quit at once', ['store pets add', '--file x', '--skip 1']);
       expect(said).toBe(
         '{"error":{"code":"interrupted","message":"quit at once","status":null,"hint":"resume with: store pets add --file x --skip 1"}}\n' +
           '{"summary":{"created":1,"failed":0,"uncertain":0,"notSent":0}}\n',
