@@ -1,4 +1,4 @@
-import { JsonDepthError } from './json.js';
+import { cutText, JsonDepthError } from './json.js';
 import { ExitCode } from './reference/exit-codes.js';
 import { sanitize } from './render/sanitize.js';
 
@@ -204,13 +204,24 @@ export function errorLines(error: CliError): string {
 }
 
 /** The one-line, human form: `<message> (<code>, HTTP <status>)` for service errors. The
- * message and code may come from the server: they are shown as text, never as escapes. */
+ * message and code may come from the server: they are shown as text, never as escapes, and
+ * cut when long (the JSON form keeps them whole). */
 export function describeError(error: CliError): string {
   return sanitize(
     error instanceof ApiError
-      ? `${error.message} (${error.code}, HTTP ${error.status})`
+      ? `${shorten(error.message)} (${shorten(error.code)}, HTTP ${error.status})`
       : error.message,
   );
+}
+
+/** How much of a server's text a line for people shows. */
+export const MAX_MESSAGE_CHARS = 1000;
+
+/** A server's text as one readable line: a 20 MB message is cut, saying how much was left. */
+export function shorten(text: string): string {
+  if (text.length <= MAX_MESSAGE_CHARS) return text;
+  const kept = cutText(text, MAX_MESSAGE_CHARS);
+  return `${kept}… (${text.length - kept.length} more characters)`;
 }
 
 /** Any error as the CliError it is reported as: data nested too deep to write (a server's

@@ -11,7 +11,7 @@ import {
   withHint,
 } from '../errors.js';
 import { fileProblem } from '../file-errors.js';
-import { cutText, parseJson } from '../json.js';
+import { parseJson } from '../json.js';
 import { ErrorBody } from '../schemas.js';
 import type { ResponseHeaders } from './exchange.js';
 import { CONNECTION_CLOSED } from './exchange.js';
@@ -221,15 +221,6 @@ export function failedPeer(url: URL, proxy: URL, error: unknown): string {
   return `${url.host} or the proxy ${shown}`;
 }
 
-/** A server's text as one readable line: a 20 MB message is cut, saying how much was left. */
-export const MAX_MESSAGE_CHARS = 1000;
-
-export function shorten(text: string): string {
-  if (text.length <= MAX_MESSAGE_CHARS) return text;
-  const kept = cutText(text, MAX_MESSAGE_CHARS);
-  return `${kept}… (${text.length - kept.length} more characters)`;
-}
-
 /** A header's (first) value: a repeated header comes as an array (exchange.ts). */
 export function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
@@ -241,7 +232,8 @@ export function errorFromResponse(
   headers: ResponseHeaders,
   body: Buffer,
   trace?: (line: string) => void,
-  /** Masks the key in the server's text: before it is cut, which could leave part of it. */
+  /** Masks the key in the server's text (which the line for people may cut later: masked
+   * first, no part of the key is left). */
   redact: (text: string) => string = (text) => text,
 ): CliError {
   if (status >= 300 && status < 400) {
@@ -261,7 +253,9 @@ export function errorFromResponse(
   const error = ErrorBody.safeParse(parsed);
   if (error.success) {
     const { message, code } = error.data;
-    return new ApiError(shorten(redact(message)), shorten(redact(code)), status);
+    // Whole, as the server sent it (--json shows it so); the line for people cuts it
+    // (describeError).
+    return new ApiError(redact(message), redact(code), status);
   }
   trace?.(`! error response is not an Error body`);
   const phrase = (statusText(status) ?? 'unexpected status').toLowerCase();

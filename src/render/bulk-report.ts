@@ -2,7 +2,7 @@
 // otherwise created animals as rows on stdout and failures as plain lines on stderr; on a
 // terminal a progress line (io.status: erased before anything else is written) and a summary.
 import { commandLine, commandLines } from '../bulk/resume-command.js';
-import { type CliError, describeError, toReport } from '../errors.js';
+import { type CliError, describeError, shorten, toReport } from '../errors.js';
 import { type IOStreams, type StatusLine, writeErrorsArrived } from '../io.js';
 import { stringifyJson } from '../json.js';
 import type { Pet } from '../schemas.js';
@@ -241,7 +241,7 @@ export class BulkReport {
     const message = `${namedInputs(this.notSent)} not sent: ${this.firstNotSent.message}`;
     return this.options.json
       ? `${stringifyJson({ error: { ...toReport(this.firstNotSent), message } })}\n`
-      : `error: ${sanitize(message)}\n${this.hintOnce(this.firstNotSent)}`;
+      : `error: ${sanitize(shorten(message))}\n${this.hintOnce(this.firstNotSent)}`;
   }
 
   /** The `hint:` line of an error (how to log in, that the animal may exist), the first time

@@ -50,16 +50,23 @@ describe('every command that calls the API', () => {
     expect(scope.isDone()).toBe(true);
     expect(result.code).toBe(4);
     const { error } = JSON.parse(result.stderr);
-    expect(error.message).toBe(`${'y'.repeat(984)}rejected key ***… (5 more characters)`);
+    // Whole under --json, masked.
+    expect(error.message).toBe(`${'y'.repeat(984)}rejected key ****wxyz`);
     expect(error.hint).toBe('the key came from STORE_API_KEY');
     expect(error.code).toBe(`${'c'.repeat(990)}****wxyz`);
+    // The line for people cuts the masked text.
+    api().get('/v1/pets').reply(401, { code, message, status: 401 });
+    const text = await run(['pets', 'list'], { env: env() });
+    expect(text.stderr).toBe(
+      `error: ${'y'.repeat(984)}rejected key ***… (5 more characters) (${'c'.repeat(990)}****wxyz, HTTP 401)\nhint: the key came from STORE_API_KEY\n`,
+    );
     // A trace shows the first 4 KiB of a body: the key masked before the cut too.
     const body = `${'a'.repeat(4090)}${KEY}`;
     const traced = api().get('/v1/pets').reply(200, body);
     const debug = await run(['pets', 'list', '--debug'], { env: env() });
     expect(traced.isDone()).toBe(true);
     expect(debug.stderr).toContain(`< ${'a'.repeat(4090)}****wx… (2 more bytes)\n`);
-    for (const output of [result.stderr, debug.stderr]) {
+    for (const output of [result.stderr, text.stderr, debug.stderr]) {
       expect(output).not.toContain(KEY.slice(0, 6));
     }
   });

@@ -692,15 +692,70 @@ describe('a huge Error message', () => {
   });
 
   it('is cut before an emoji that the cut would split, never in its middle', async () => {
-    // Half of the emoji's surrogate pair was kept: U+FFFD on a terminal, \ud83d under --json.
+    // Half of the emoji's surrogate pair was kept: U+FFFD on a terminal.
     const message = `${'x'.repeat(999)}${'🐶'.repeat(10)}`;
     const server = await faultServer((_req, res) =>
       reply(res, 400, JSON.stringify({ code: 'bad', message, status: 400 })),
     );
-    const result = await run(['pets', 'list', '--json'], { env: envFor(server.url) });
-    expect(result.code).toBe(3);
-    expect(JSON.parse(result.stderr).error.message).toBe(
-      `${'x'.repeat(999)}… (20 more characters)`,
+    const result = await run(['pets', 'list'], { env: envFor(server.url) });
+    expect(result).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: `error: ${'x'.repeat(999)}… (20 more characters) (bad, HTTP 400)\n`,
+      prompts: [],
+    });
+  });
+
+  it('is cut in bulk add’s lines for people, the not-sent line too', async () => {
+    const message = 'm'.repeat(1500);
+    const server = await faultServer((_req, res) =>
+      reply(res, 401, JSON.stringify({ code: 'unauthorized', message, status: 401 })),
+    );
+    const result = await run(['pets', 'add', '--file', '-', '--concurrency', '1'], {
+      env: envFor(server.url),
+      stdin: '{"name":"A","categoryId":1}\n{"name":"B","categoryId":1}\n',
+    });
+    expect(result).toEqual({
+      code: 4,
+      stdout: '',
+      stderr:
+        `error: input 1 (line 1): ${'m'.repeat(1000)}… (500 more characters) (unauthorized, HTTP 401)\n` +
+        'hint: the key came from STORE_API_KEY\n' +
+        `error: input 2 not sent: input 1 failed: ${'m'.repeat(966)}… (534 more characters)\n` +
+        '0 created, 1 failed (input 1), 0 uncertain, 1 not sent (input 2)\n' +
+        'hint: resume with: store pets add --file - --concurrency 1 --skip 1\n',
+      prompts: [],
+    });
+  });
+
+  it('is kept whole under --json, as the server sent it: in the error line and in bulk add’s lines', async () => {
+    // It was cut at 1,000 characters with store's "… (503 more characters)" appended: the
+    // message was no longer the server's.
+    const message = `${'m'.repeat(1400)}${'🐶'.repeat(50)}end`;
+    const code = 'c'.repeat(1200);
+    const body = JSON.stringify({ code, message, status: 400 });
+    const server = await faultServer((_req, res) => reply(res, 400, body));
+    const error = `{"code":"${code}","message":"${message}","status":400}`;
+    expect(await run(['pets', 'list', '--json'], { env: envFor(server.url) })).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: `{"error":${error}}\n`,
+      prompts: [],
+    });
+    const bulk = await run(['pets', 'add', '--file', '-', '--json', '--concurrency', '1'], {
+      env: envFor(server.url),
+      stdin: '{"name":"A","categoryId":1}\n',
+    });
+    expect(bulk).toEqual({
+      code: 3,
+      stdout: `{"input":1,"line":1,"error":${error}}\n`,
+      stderr: '{"summary":{"created":0,"failed":1,"uncertain":0,"notSent":0}}\n',
+      prompts: [],
+    });
+    // For people, each is cut.
+    const text = await run(['pets', 'list'], { env: envFor(server.url) });
+    expect(text.stderr).toBe(
+      `error: ${'m'.repeat(1000)}… (503 more characters) (${'c'.repeat(1000)}… (200 more characters), HTTP 400)\n`,
     );
   });
 });
