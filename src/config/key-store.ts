@@ -288,9 +288,13 @@ export async function saveKey(
       failure = keyringFailure(error);
     }
   }
+  // The entry config.json names when the lock is held: another login may have put its own
+  // there since the read above. It is replaced, so it is removed below, as the old one is.
+  let replaced: string | undefined;
   try {
     await config.update((data) => {
       const changed = profileToChange(data, profile);
+      if (inKeyring(changed)) replaced = keyringAccount(profile, changed);
       delete changed.apiKey;
       delete changed.keyStorage;
       delete changed.keyringAccount;
@@ -309,9 +313,10 @@ export async function saveKey(
   // profile stored before accounts were recorded, or its entry now that the key is in the
   // file). A keyring that just failed is not asked again: the entry is said to stay, as
   // config.json no longer leads logout or profile remove to it.
-  if (oldAccount !== undefined && (!inKeyringNow || oldAccount !== account)) {
-    const reason = failure ?? (await removeEntry(loadKeyring, oldAccount, options.signal));
-    if (reason !== undefined) result.stale = { account: oldAccount, reason };
+  for (const gone of new Set([oldAccount, replaced])) {
+    if (gone === undefined || (inKeyringNow && gone === account)) continue;
+    const reason = failure ?? (await removeEntry(loadKeyring, gone, options.signal));
+    if (reason !== undefined) result.stale ??= { account: gone, reason };
   }
   return result;
 }

@@ -3,7 +3,8 @@
 // Secret Service is test/e2e/keyring.test.ts's.
 import { statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { keyringFailure } from '../../../src/config/key-store.js';
+import { ConfigFile } from '../../../src/config/file.js';
+import { type KeyringLoader, keyringFailure, saveKey } from '../../../src/config/key-store.js';
 import { readConfig, run, configSetup as setup, writeConfigFile } from '../../helpers/cli.js';
 import { faultServer, reply } from '../../helpers/fault-server.js';
 import { api, KEY, unexpected } from '../../helpers/http.js';
@@ -211,6 +212,38 @@ describe('auth login: the keyring, or the file with one warning line', () => {
     expect(result.stderr).toBe('error: profile eu was removed meanwhile; nothing was saved\n');
     expect(keyring.calls).toEqual(['get eu-1', 'set eu-1', 'set eu-1']);
     expect(Object.fromEntries(keyring.entries)).toEqual({ 'eu-1': 'old-key-22223333' });
+  });
+});
+
+describe('two logins to one profile at once', () => {
+  it('leave one entry in the keyring, the one config.json names', async () => {
+    const { dir, file } = setup();
+    writeConfigFile(file, '{"profiles":{"work":{"baseUrl":"https://api.example/v1"}}}');
+    const keyring = memoryKeyring();
+    // Both logins have stored their key before either records it in config.json.
+    let stored = 0;
+    let bothStored: () => void = () => {};
+    const both = new Promise<void>((resolve) => {
+      bothStored = resolve;
+    });
+    const racing: KeyringLoader = async () => {
+      const inner = await keyring.load();
+      return {
+        ...inner,
+        set: async (account, key) => {
+          await inner.set(account, key);
+          if (++stored === 2) bothStored();
+          await both;
+        },
+      };
+    };
+    const login = async (key: string) =>
+      saveKey(await ConfigFile.open(dir), 'work', key, racing, { insecure: false });
+    const results = await Promise.all([login('first-key-01234567'), login('second-key-0123456')]);
+    expect(results.map((r) => r.storage)).toEqual(['keyring', 'keyring']);
+    const account = accountIn(file, 'work');
+    // The entry of the login config.json no longer names was removed, not left unreachable.
+    expect([...keyring.entries.keys()]).toEqual([account]);
   });
 });
 
