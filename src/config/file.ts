@@ -87,6 +87,14 @@ export class ConfigFile {
         `config file ${this.path} is invalid: it ${TOO_DEEP}; fix or remove it`,
       );
     }
+    // A profile named __proto__ (written by hand: `profile set` refuses the name) would be
+    // dropped by parsing, and with it its key at the next write: refused instead.
+    const { profiles } = raw as { profiles?: unknown };
+    if (typeof profiles === 'object' && profiles !== null && Object.hasOwn(profiles, '__proto__')) {
+      throw new ConfigError(
+        `config file ${this.path} is invalid at profiles.__proto__: a profile cannot have that name; fix or remove it`,
+      );
+    }
     const parsed = ConfigSchema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

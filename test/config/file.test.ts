@@ -135,6 +135,11 @@ describe('a config file of the wrong shape', () => {
       '{"profiles": {"eu": {"apiKey": 1234}}}',
       'profiles.eu.apiKey: Invalid input: expected string, received number',
     ],
+    // Parsing would drop it, and the next write its key with it.
+    [
+      '{"profiles": {"__proto__": {"apiKey": "hand-written-key-1234"}, "work": {}}}',
+      'profiles.__proto__: a profile cannot have that name',
+    ],
   ])('%s: exits 1 naming the file, and is not overwritten', async (bytes, where) => {
     const { env, file } = setup({ STORE_API_KEY: KEY });
     writeConfigFile(file, bytes);
