@@ -15,7 +15,7 @@ import {
 afterEach(killAll);
 
 const DEPRECATED =
-  "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; after that the service has no lookup by id: find the animal in 'store pets list --status <status>'\n";
+  "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; use 'store pets list --status <status>' instead\n";
 
 describe('store against the sandbox', () => {
   let sandbox: SandboxProcess;

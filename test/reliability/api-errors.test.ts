@@ -8,7 +8,7 @@ const env = () => baseEnv({ STORE_API_KEY: KEY });
 
 describe('every command that calls the API', () => {
   const WARNING =
-    "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; after that the service has no lookup by id: find the animal in 'store pets list --status <status>'\n";
+    "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; use 'store pets list --status <status>' instead\n";
   const COMMANDS = [
     ['pets list', ['pets', 'list'], 'get', '/v1/pets'],
     ['pets add', ['pets', 'add', '--name', 'Rex', '--category-id', '1'], 'post', '/v1/pets'],

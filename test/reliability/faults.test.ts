@@ -620,7 +620,7 @@ describe('bad responses', () => {
       code: 0,
       stdout: `${PET}\n`,
       stderr:
-        "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; after that the service has no lookup by id: find the animal in 'store pets list --status <status>'\n",
+        "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; use 'store pets list --status <status>' instead\n",
       prompts: [],
     });
   });
@@ -631,7 +631,7 @@ describe('bad responses', () => {
     );
     const result = await run(['pets', 'get', '1', '--json'], { env: envFor(server.url) });
     expect(result.stderr).toBe(
-      "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; after that the service has no lookup by id: find the animal in 'store pets list --status <status>'\n" +
+      "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; use 'store pets list --status <status>' instead\n" +
         'warning: the API marks GET /pets/1 as deprecated; it will be removed on 2030-06-01\n',
     );
   });
@@ -646,7 +646,7 @@ describe('bad responses', () => {
     const zero = envFor(server.url, { STORE_NO_DEPRECATION_WARNINGS: '0' });
     const warned = await run(['pets', 'get', '1', '--json'], { env: zero });
     expect(warned.stderr).toBe(
-      "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; after that the service has no lookup by id: find the animal in 'store pets list --status <status>'\n" +
+      "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; use 'store pets list --status <status>' instead\n" +
         'warning: the API marks GET /pets/1 as deprecated; it will be removed on 2030-06-01\n',
     );
   });
@@ -655,7 +655,7 @@ describe('bad responses', () => {
     const server = await faultServer((_req, res) => reply(res, 200, PET, { deprecation: 'true' }));
     const result = await run(['pets', 'get', '1', '--json'], { env: envFor(server.url) });
     expect(result.stderr).toBe(
-      "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; after that the service has no lookup by id: find the animal in 'store pets list --status <status>'\n",
+      "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; use 'store pets list --status <status>' instead\n",
     );
   });
 

@@ -9,7 +9,7 @@ import { PET_COLUMNS } from './columns.js';
 // The service names `GET /pets?status=` as the replacement; it lists, it does not look up by
 // id: said as it is, so nobody looks there for a lookup that is not.
 export const DEPRECATION_WARNING =
-  "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; after that the service has no lookup by id: find the animal in 'store pets list --status <status>'";
+  "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; use 'store pets list --status <status>' instead";
 
 export interface GetOptions {
   petId: Int64;

@@ -6,7 +6,7 @@ const env = () => baseEnv({ STORE_API_KEY: KEY });
 
 describe('store pets get', () => {
   const WARNING =
-    "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; after that the service has no lookup by id: find the animal in 'store pets list --status <status>'\n";
+    "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; use 'store pets list --status <status>' instead\n";
 
   // ' 42 ': an id with spaces around it (a quoted "$ID ") is taken too.
   it.each(['42', ' 42 '])(
