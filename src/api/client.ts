@@ -224,7 +224,8 @@ export class ApiClient {
   /** The error a non-2xx answer stands for, saying how many attempts were made. */
   errorFor(response: ApiResponse): CliError {
     // A server that echoes the key in its message must not make us print it (nor part of it,
-    // where a long message is cut): masked before the cut, and in the whole line after.
+    // where the text line later cuts a long message): masked in what the server said, and in
+    // the whole message after.
     const error = errorFromResponse(
       response.status,
       response.headers,
