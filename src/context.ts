@@ -3,6 +3,7 @@
 
 import type { ApiClient, RetryNotice } from './api/client.js';
 import type { RetryTiming } from './api/retry.js';
+import type { Transport } from './api/transport.js';
 import { type Asker, asker } from './ask.js';
 import { configDir } from './config/dir.js';
 import { type ConfigData, ConfigFile } from './config/file.js';
@@ -84,6 +85,16 @@ export interface ContextDeps {
   /** Stands for the system keyring (tests). */
   keyring?: KeyringLoader;
   restartWithV8Flags?: (flags: readonly string[]) => boolean;
+  /** `store mcp`'s, for a tool call: what it settled at its start, used instead of reading the
+   * config again (src/mcp/session.ts). */
+  session?: Session;
+}
+
+/** A profile resolved once, its key read once, and connections kept, for many contexts. */
+export interface Session {
+  profile: ResolvedProfile;
+  apiKey?: () => Promise<string | undefined>;
+  transport: Transport;
 }
 
 export function createContext(
@@ -157,10 +168,11 @@ export function createContext(
       return config;
     },
     profile: () => {
-      profile ??= loadProfile();
+      profile ??= deps.session ? Promise.resolve(deps.session.profile) : loadProfile();
       return profile;
     },
     apiKey: () => {
+      apiKey ??= deps.session?.apiKey?.();
       apiKey ??= ctx.profile().then(async (resolved) => {
         // Set, but no key: nothing is sent with it (`Bearer` alone), nor is the stored key
         // used in its place.
@@ -217,6 +229,7 @@ export function createContext(
         // A key given for this call (auth login) is not the profile's: no hint about it.
         authHint: overrides.apiKey === undefined ? rejectedKeyHint(resolved) : undefined,
         unreachableHint: sandboxHint(resolved),
+        transport: deps.session?.transport,
       });
       return client;
     },

@@ -78,6 +78,8 @@ export interface ApiClientOptions {
   authHint?: string;
   /** The hint when the host cannot be reached at all (the sandbox: how to start it). */
   unreachableHint?: string;
+  /** Connections kept by another (`store mcp`'s, for all its calls): used, never closed here. */
+  transport?: Transport;
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -127,7 +129,8 @@ export class ApiClient {
     const sources = options.urlSources ?? { base: 'the base URL', messages: 'the messages URL' };
     this.baseUrl = parseBaseUrl(options.baseUrl, sources.base);
     this.messagesUrl = parseBaseUrl(options.messagesUrl, sources.messages);
-    this.transport = new Transport({ env: options.env, timeoutMs: options.timeoutMs });
+    this.transport =
+      options.transport ?? new Transport({ env: options.env, timeoutMs: options.timeoutMs });
     this.redactor = new KeyRedactor(options.apiKey);
     this.tracer = new Tracer(this.redactor, options.trace);
   }
@@ -244,7 +247,7 @@ export class ApiClient {
   }
 
   close(): Promise<void> {
-    return this.transport.close();
+    return this.options.transport ? Promise.resolve() : this.transport.close();
   }
 
   /** The text with every occurrence of the key masked. */

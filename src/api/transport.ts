@@ -14,6 +14,9 @@ export interface TransportOptions {
   env: Env;
   /** Per attempt, over every phase of it. */
   timeoutMs: number;
+  /** Used by several clients at once (`store mcp`'s calls): a cancelled request ends only
+   * itself, not the connections the others are using; the owner closes it. */
+  shared?: boolean;
 }
 
 /** Proxy settings as curl and Node read them: the lower-case spelling first; an empty one is
@@ -125,7 +128,7 @@ export class Transport {
     } catch (error) {
       if (out.signal?.aborted) {
         // Ctrl-C: nothing else of this client is wanted; end its connections now.
-        void this.close();
+        if (!this.options.shared) void this.close();
         throw new CancelledError({ inFlight: progress.started });
       }
       if (error instanceof ResponseError || error instanceof FlagError) throw error;

@@ -1,14 +1,16 @@
 // `store mcp`: the Model Context Protocol over stdio. stdout carries the protocol and nothing
 // else; what the server has to say goes to stderr. Each tool call runs its command as the CLI
-// would under --json (src/mcp/tools.ts), with the profile `store mcp` was started with.
+// would under --json (src/mcp/tools.ts), with what the server settled at its start
+// (src/mcp/session.ts): the profile, its key, one set of connections.
 import type { Writable } from 'node:stream';
 import { didYouMean } from '../commands/help/suggest.js';
-import { type Context, createContext } from '../context.js';
+import type { Context } from '../context.js';
 import { CliError, ExitCode, FlagError } from '../errors.js';
 import type { IOStreams } from '../io.js';
 import { sanitize } from '../render/sanitize.js';
 import { version } from '../version.js';
 import { failure, success, type ToolResult } from './result.js';
+import { type McpSession, openSession } from './session.js';
 import { toolIO } from './tool-io.js';
 import { commanderValues, type JsonSchemaOf, type Tool, toolsOf } from './tools.js';
 
@@ -18,7 +20,16 @@ export interface McpOptions {
 
 export async function serve(opts: McpOptions, ctx: Context): Promise<void> {
   // Settled before anything is served: an unknown profile is refused here (exit 2).
-  const profile = await ctx.profile();
+  const session = await openSession(ctx);
+  try {
+    await serveSession(opts, ctx, session);
+  } finally {
+    await session.close();
+  }
+}
+
+async function serveSession(opts: McpOptions, ctx: Context, session: McpSession): Promise<void> {
+  const { profile } = session;
   const [sdk, { loadCommands }] = await Promise.all([import('./sdk.js'), import('../program.js')]);
   const tools = toolsOf(await loadCommands(), sdk.toJSONSchema as JsonSchemaOf);
   const offered = tools.filter((tool) => opts.allowWrites || tool.access === 'read');
@@ -45,7 +56,7 @@ export async function serve(opts: McpOptions, ctx: Context): Promise<void> {
     callTool(request.params.name, request.params.arguments, {
       tools,
       opts,
-      ctx,
+      session,
       signal: AbortSignal.any([ctx.signal, extra.signal]),
       log,
     }),
@@ -91,7 +102,7 @@ function protocolOut(io: IOStreams): Writable {
 interface CallDeps {
   tools: readonly Tool[];
   opts: McpOptions;
-  ctx: Context;
+  session: McpSession;
   signal: AbortSignal;
   log: (line: string) => void;
 }
@@ -102,7 +113,7 @@ async function callTool(
   args: Record<string, unknown> | undefined,
   deps: CallDeps,
 ): Promise<ToolResult> {
-  const { tools, opts, ctx, signal, log } = deps;
+  const { tools, opts, session, signal, log } = deps;
   const tool = tools.find((candidate) => candidate.name === name);
   if (!tool) {
     const hint = didYouMean(
@@ -126,13 +137,9 @@ async function callTool(
       if (line.startsWith('warning:')) warnings.push(line);
     }
   });
-  // The whole --json output: no fields chosen, no jq filter (store mcp refuses both itself).
-  const options = { ...ctx.options, json: true, jsonFields: undefined, jq: undefined };
-  const toolCtx = createContext(io, ctx.env, options, signal);
-  let profile: string | undefined;
+  const profile = session.profile.name;
   try {
-    profile = (await ctx.profile()).name;
-    await tool.source.invoke(commanderValues(tool, args), toolCtx);
+    await tool.source.invoke(commanderValues(tool, args), session.callContext(io, signal));
     log(`${name}: ok`);
     return success(io.output(), profile, tool.access === 'write', warnings);
   } catch (error) {
