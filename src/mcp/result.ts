@@ -1,6 +1,14 @@
 // What a tool call answers: the command's `--json` output, or its failure as the CLI would
 // report it (the service's code, message and status, and the exit code's meaning).
-import { asCliError, type ErrorReport, errorLines, toReport } from '../errors.js';
+import {
+  asCliError,
+  CliError,
+  type ErrorReport,
+  ExitCode,
+  errorLines,
+  toReport,
+  withHint,
+} from '../errors.js';
 import { parseJson } from '../json.js';
 import { EXIT_CODE_TABLE } from '../reference/exit-codes.js';
 
@@ -70,6 +78,45 @@ export function failure(error: unknown, output: string, profile: string | undefi
       ...(text === '' ? {} : { data: exactForJs(asJson(text)) }),
     },
   };
+}
+
+/**
+ * The most bytes the answer to a call may take as a message, its newline included. The SDK's
+ * stdio client drops the whole session on a line over 10 MiB (counting what it has read of the
+ * next message too): 8 MiB stays clear of that.
+ */
+export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+
+/** The bytes of the message answering request `id` with `result`, as the SDK writes it. */
+export function messageBytes(result: ToolResult, id: string | number): number {
+  return Buffer.byteLength(JSON.stringify({ result, jsonrpc: '2.0', id })) + 1;
+}
+
+/**
+ * `result`, or when its message would be over MAX_MESSAGE_BYTES, a tool error saying so and
+ * how to ask for less: `params` are the tool's arguments, `command` what runs it in a terminal
+ * (none for a tool that does not exist).
+ */
+export function fitting(
+  result: ToolResult,
+  id: string | number,
+  params: readonly string[],
+  command: string | undefined,
+): ToolResult {
+  const bytes = messageBytes(result, id);
+  if (bytes <= MAX_MESSAGE_BYTES) return result;
+  const mib = (n: number) => `${Number((n / 1024 / 1024).toFixed(1))} MiB`;
+  const error = new CliError(
+    `the result is too large to send: ${mib(bytes)}, over the ${mib(MAX_MESSAGE_BYTES)} a message may take`,
+    ExitCode.failure,
+    'result_too_large',
+  );
+  const ways = [
+    ...(params.length > 0 ? [`ask for less (${params.join(', ')})`] : []),
+    ...(command ? [`run \`${command}\` in a terminal, where there is no such limit`] : []),
+  ];
+  withHint(error, ways.join(', or '));
+  return failure(error, '', result.structuredContent.profile as string | undefined);
 }
 
 /** The output as JSON when it is (`--json`, a JSON body from api_get), else as its text. */

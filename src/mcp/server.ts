@@ -5,11 +5,11 @@
 import type { Writable } from 'node:stream';
 import { didYouMean } from '../commands/help/suggest.js';
 import type { Context } from '../context.js';
-import { CliError, ExitCode, FlagError } from '../errors.js';
+import { asCliError, CliError, ExitCode, FlagError, mayHaveActed, SilentExit } from '../errors.js';
 import type { IOStreams } from '../io.js';
 import { sanitize } from '../render/sanitize.js';
 import { version } from '../version.js';
-import { failure, success, type ToolResult } from './result.js';
+import { failure, fitting, success, type ToolResult } from './result.js';
 import { type McpSession, openSession } from './session.js';
 import { toolIO } from './tool-io.js';
 import { commanderValues, type JsonSchemaOf, type Tool, toolsOf } from './tools.js';
@@ -17,6 +17,10 @@ import { commanderValues, type JsonSchemaOf, type Tool, toolsOf } from './tools.
 export interface McpOptions {
   allowWrites: boolean;
 }
+
+/** How the server came to end: the client closed stdin, Ctrl-C or SIGTERM, a line longer
+ * than the SDK reads, the SDK's transport closed. */
+type End = 'stdin closed' | 'signal' | 'line too long' | 'closed';
 
 export async function serve(opts: McpOptions, ctx: Context): Promise<void> {
   // Settled before anything is served: an unknown profile is refused here (exit 2).
@@ -52,27 +56,44 @@ async function serveSession(opts: McpOptions, ctx: Context, session: McpSession)
       },
     })),
   }));
-  server.setRequestHandler(sdk.CallToolRequestSchema, (request, extra) =>
-    callTool(request.params.name, request.params.arguments, {
+  // The calls in progress, and what ends those still running when the server ends.
+  const calls = new Set<Promise<ToolResult>>();
+  const stopping = new AbortController();
+  server.setRequestHandler(sdk.CallToolRequestSchema, (request, extra) => {
+    const call = callTool(request.params.name, request.params.arguments, {
       tools,
       opts,
       session,
-      signal: AbortSignal.any([ctx.signal, extra.signal]),
+      id: extra.requestId,
+      // Ctrl-C, the client's notifications/cancelled, the server ending.
+      signal: AbortSignal.any([ctx.signal, extra.signal, stopping.signal]),
       log,
-    }),
-  );
-  // A message that is not JSON-RPC, a reply that cannot be sent: said, and the server goes on.
-  server.onerror = (error) => log(`store mcp: ${error.message}`);
-
-  const transport = new sdk.StdioServerTransport(ctx.io.stdin, protocolOut(ctx.io));
-  // The client closing stdin, Ctrl-C or SIGTERM (ctx.signal) end the server: exit 0.
-  const ended = new Promise<void>((resolve) => {
-    server.onclose = resolve;
-    ctx.io.stdin.once('end', resolve);
-    ctx.io.stdin.once('close', resolve);
-    if (ctx.signal.aborted) resolve();
-    else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    calls.add(call);
+    void call.finally(() => calls.delete(call));
+    return call;
   });
+
+  const maxLine = sdk.STDIO_DEFAULT_MAX_BUFFER_SIZE;
+  let end: (how: End) => void = () => {};
+  const ended = new Promise<End>((resolve) => {
+    end = resolve;
+  });
+  // A message that is not JSON-RPC, a reply that cannot be sent: said, and the server goes on.
+  // A line longer than the SDK reads: it stops reading, and the server cannot go on.
+  server.onerror = (error) => {
+    if (error.message.startsWith('ReadBuffer exceeded')) end('line too long');
+    else log(`store mcp: ${error.message}`);
+  };
+  const transport = new sdk.StdioServerTransport(ctx.io.stdin, protocolOut(ctx.io), {
+    maxBufferSize: maxLine,
+  });
+  server.onclose = () => end('closed');
+  ctx.io.stdin.once('end', () => end('stdin closed'));
+  ctx.io.stdin.once('close', () => end('stdin closed'));
+  if (ctx.signal.aborted) end('signal');
+  else ctx.signal.addEventListener('abort', () => end('signal'), { once: true });
+
   await server.connect(transport);
   const writes = tools.filter((tool) => tool.access === 'write').map((tool) => tool.name);
   log(
@@ -82,8 +103,44 @@ async function serveSession(opts: McpOptions, ctx: Context, session: McpSession)
         : `read-only (--allow-writes offers ${writes.join(', ')})`
     }`,
   );
-  await ended;
+  const how = await ended;
+  if (how === 'stdin closed') {
+    // Requests read before the end of stdin are answered (a client may pipe them and close),
+    // within a request's time limit; past it, they are interrupted, and answered so.
+    await finishing(calls, ctx.options.timeoutMs, ctx.signal);
+  } else {
+    // Calls in progress are interrupted (and logged), unanswered.
+    await server.close();
+  }
+  stopping.abort();
+  await Promise.allSettled(calls);
+  // The SDK writes each answer once its handler's promise has settled.
+  await new Promise((resolve) => setImmediate(resolve));
   await server.close();
+  if (how === 'line too long') {
+    log(
+      `store mcp: a message from the client was longer than ${maxLine / 1024 / 1024} MiB, the most a line of the protocol may be; stopped`,
+    );
+    throw new SilentExit(ExitCode.failure);
+  }
+}
+
+/** Until every call in `calls` has settled, `ms` have passed, or `signal` fires. */
+async function finishing(
+  calls: ReadonlySet<Promise<unknown>>,
+  ms: number,
+  signal: AbortSignal,
+): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort = () => {};
+  const limit = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    onAbort = resolve;
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  await Promise.race([Promise.allSettled(calls), limit]);
+  clearTimeout(timer);
+  signal.removeEventListener('abort', onAbort);
 }
 
 /** The protocol's stdout: written through the program's own stream (write errors kept). */
@@ -103,6 +160,8 @@ interface CallDeps {
   tools: readonly Tool[];
   opts: McpOptions;
   session: McpSession;
+  /** The request's JSON-RPC id: its answer's size depends on it. */
+  id: string | number;
   signal: AbortSignal;
   log: (line: string) => void;
 }
@@ -113,22 +172,41 @@ async function callTool(
   args: Record<string, unknown> | undefined,
   deps: CallDeps,
 ): Promise<ToolResult> {
-  const { tools, opts, session, signal, log } = deps;
+  const { tools, id, log } = deps;
   const tool = tools.find((candidate) => candidate.name === name);
-  if (!tool) {
-    const hint = didYouMean(
-      name,
-      tools.map((candidate) => candidate.name),
-    );
-    return failure(new FlagError(`no tool "${name}"${hint}`), '', undefined);
-  }
+  const { result, line } = tool
+    ? await run(tool, args, deps)
+    : { result: unknownTool(name, tools), line: 'failed: usage_error' };
+  const params = tool ? [...tool.params.keys()] : [];
+  const sent = fitting(result, id, params, tool?.runs);
+  log(`${name}: ${sent === result ? line : 'failed: result_too_large'}`);
+  return sent;
+}
+
+function unknownTool(name: string, tools: readonly Tool[]): ToolResult {
+  const hint = didYouMean(
+    name,
+    tools.map((candidate) => candidate.name),
+  );
+  return failure(new FlagError(`no tool "${name}"${hint}`), '', undefined);
+}
+
+/** The tool's command, run with the call's arguments: its result, or its failure, and the
+ * server's log line for it (`ok`, `failed: pet_not_found (HTTP 404)`). */
+async function run(
+  tool: Tool,
+  args: Record<string, unknown> | undefined,
+  deps: CallDeps,
+): Promise<{ result: ToolResult; line: string }> {
+  const { opts, session, signal, log } = deps;
+  const { name } = tool;
   if (tool.access === 'write' && !opts.allowWrites) {
     const refused = new CliError(
       `${name} changes data: it is offered only by \`store mcp --allow-writes\`; nothing was sent`,
       ExitCode.usage,
       'writes_not_allowed',
     );
-    return failure(refused, '', undefined);
+    return { result: failure(refused, '', undefined), line: `failed: ${refused.code}` };
   }
   const warnings: string[] = [];
   const io = toolIO((text) => {
@@ -140,12 +218,16 @@ async function callTool(
   const profile = session.profile.name;
   try {
     await tool.source.invoke(commanderValues(tool, args), session.callContext(io, signal));
-    log(`${name}: ok`);
-    return success(io.output(), profile, tool.access === 'write', warnings);
+    const result = success(io.output(), profile, tool.access === 'write', warnings);
+    return { result, line: 'ok' };
   } catch (error) {
-    const result = failure(error, io.output(), profile);
-    const { code, status } = result.structuredContent.error as { code: string; status: unknown };
-    log(`${name}: failed: ${code}${status === null ? '' : ` (HTTP ${status})`}`);
-    return result;
+    const cli = asCliError(error);
+    // A write whose answer never came may have been made: the log says so, as the CLI does.
+    const fate = tool.access === 'write' && mayHaveActed(cli) && cli.hint ? `; ${cli.hint}` : '';
+    const status = cli.status === null ? '' : ` (HTTP ${cli.status})`;
+    return {
+      result: failure(cli, io.output(), profile),
+      line: `failed: ${cli.code}${status}${fate}`,
+    };
   }
 }

@@ -35,6 +35,8 @@ export interface Tool {
   name: string;
   /** The command it runs: `store pets list`. */
   command: string;
+  /** The command line it runs, fixed flags and --json included: `store api --method GET --json`. */
+  runs: string;
   access: 'read' | 'write';
   description: string;
   inputSchema: {
@@ -83,11 +85,13 @@ export function toolOf(
     return `${flag?.flags.split(/[ ,]+/).find((word) => word.startsWith('--')) ?? key} ${String(value)}`;
   });
   const required = [...params].filter(([, param]) => param.required).map(([key]) => key);
+  const runs = `${[command, ...fixed].join(' ')} --json`;
   return {
     name: mcp.name ?? words.join('_'),
     command,
+    runs,
     access: mcp.access,
-    description: `${source.description}. Runs \`${[command, ...fixed].join(' ')} --json\`${mcp.access === 'write' ? '; changes data' : ''}.`,
+    description: `${source.description}. Runs \`${runs}\`${mcp.access === 'write' ? '; changes data' : ''}.`,
     inputSchema: {
       type: 'object',
       properties: Object.fromEntries([...params].map(([key, param]) => [key, param.schema])),

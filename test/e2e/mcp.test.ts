@@ -316,7 +316,7 @@ describe('store mcp', () => {
     expect(served.stderr()).toMatch(/^auth_status: > authorization: Bearer \*{4}b604$/im);
   });
 
-  it('ends with exit 0 on Ctrl-C or the client leaving while a call waits for the service', async () => {
+  it('ends with exit 0 on Ctrl-C at once, or after the end of stdin once calls read are answered', async () => {
     // A service that takes requests and never answers.
     let arrived = () => {};
     const server = await faultServer(() => arrived());
@@ -335,7 +335,8 @@ describe('store mcp', () => {
       { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'pets_list', arguments: {} } },
     ];
     for (const end of ['stdin', 'SIGINT'] as const) {
-      const child = spawn(process.execPath, [BIN, 'mcp'], {
+      // A time limit of 1 s: what a call read before the end of stdin is given to finish.
+      const child = spawn(process.execPath, [BIN, 'mcp', '--timeout', '1'], {
         env: processEnv({ STORE_BASE_URL: server.url, STORE_API_KEY: 'k-1234' }),
         stdio: ['pipe', 'pipe', 'pipe'],
       });
@@ -350,9 +351,20 @@ describe('store mcp', () => {
       else child.kill('SIGINT');
       const { code, signal, stdout, stderr } = await result;
       expect({ code, signal }).toEqual({ code: 0, signal: null });
-      // stdout is the protocol only: the answer to initialize; the call's never came.
-      expect(stdout.split('\n').map((line) => line && JSON.parse(line).id)).toEqual([1, '']);
-      expect(stderr).toContain('pets_list: failed: interrupted\n');
+      const answers = stdout.split('\n').map((line) => line && JSON.parse(line));
+      if (end === 'SIGINT') {
+        // stdout is the protocol only: the answer to initialize; the call's never came.
+        expect(answers.map((answer) => answer?.id)).toEqual([1, undefined]);
+        expect(stderr).toContain('pets_list: failed: interrupted\n');
+        continue;
+      }
+      // The call read before the end of stdin ends as it would have: at its time limit.
+      expect(answers.map((answer) => answer?.id)).toEqual([1, 2, undefined]);
+      expect(answers[1].result).toMatchObject({
+        isError: true,
+        structuredContent: { error: { code: 'timeout', exitCode: 6 } },
+      });
+      expect(stderr).toContain('pets_list: failed: timeout\n');
     }
   });
 
