@@ -91,6 +91,7 @@ export const command = defineCommand({
       flags: '-f, --raw-field <key=value>',
       description:
         'a string field of the JSON body (a query parameter with -X GET); without -X, fields send a POST; repeatable',
+      mcpDescription: 'a query parameter, key=value; a list for several',
       schema: repeatable,
       repeatable: true,
     },
@@ -110,6 +111,7 @@ export const command = defineCommand({
     header: {
       flags: '-H, --header <header>',
       description: "an extra request header, 'Name: value'; repeatable",
+      mcpDescription: "extra request headers, each 'Name: value'",
       schema: repeatable,
       repeatable: true,
     },
@@ -120,6 +122,8 @@ export const command = defineCommand({
   mcp: {
     access: 'read',
     name: 'api_get',
+    description:
+      'Send a GET request to the service with the profile’s key; the result is the answer’s body',
     omit: ['field', 'input', 'include'],
     fixed: { method: 'GET' },
   },

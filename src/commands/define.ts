@@ -29,6 +29,8 @@ export interface FlagSpec<S extends z.ZodMiniType = z.ZodMiniType> {
   repeatable?: boolean;
   /** Shown in --help as `(default: …)`; the schema supplies the value itself. */
   defaultText?: string;
+  /** The description for `store mcp`, where `description` speaks of the command line. */
+  mcpDescription?: string;
 }
 
 export interface ArgSpec<S extends z.ZodMiniType = z.ZodMiniType> {
@@ -37,6 +39,8 @@ export interface ArgSpec<S extends z.ZodMiniType = z.ZodMiniType> {
   description: string;
   schema: S;
   complete?: Values;
+  /** The description for `store mcp`, where `description` speaks of the command line. */
+  mcpDescription?: string;
 }
 
 type Outputs<T extends Record<string, { schema: z.ZodMiniType }>> = {
@@ -100,6 +104,9 @@ export interface McpSpec<F extends Record<string, FlagSpec> = Record<string, Fla
   access: 'read' | 'write';
   /** The tool's name, when not the command's words joined by `_` (`api` is `api_get`). */
   name?: string;
+  /** The tool's description, where the command's speaks of the command line (a terminal,
+   * stdin, a file, other flags). */
+  description?: string;
   /** Flags a tool call must give, where the command would ask for them on a terminal. */
   required?: readonly (keyof F & string)[];
   /** Flags an agent does not give: those naming files of this machine, or changing what the

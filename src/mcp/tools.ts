@@ -1,6 +1,6 @@
 // The tools `store mcp` offers, made from the command declarations (src/commands/define.ts,
 // `mcp`): each command's flags and arguments become its input schema, its help its
-// description. A tool call's arguments become the values commander would have collected, and
+// description (or the declaration's words for MCP, where the help speaks of the command line). A tool call's arguments become the values commander would have collected, and
 // go through the command's own parsing and checks: a bad one is refused as on the command line.
 
 import type { ArgSpec, FlagSpec, OutputSpec, ToolSource } from '../commands/define.js';
@@ -91,7 +91,7 @@ export function toolOf(
     command,
     runs,
     access: mcp.access,
-    description: `${source.description}. Runs \`${runs}\`${mcp.access === 'write' ? '; changes data' : ''}.`,
+    description: `${mcp.description ?? source.description}. Runs \`${runs}\`${mcp.access === 'write' ? '; changes data' : ''}.`,
     inputSchema: {
       type: 'object',
       properties: Object.fromEntries([...params].map(([key, param]) => [key, param.schema])),
@@ -147,7 +147,8 @@ function argParam(arg: ArgSpec, jsonSchema: JsonSchemaOf): Param {
   return { kind, schema: paramSchema(arg, jsonSchema), required: arg.name.startsWith('<') };
 }
 
-/** A parameter's JSON Schema: its zod schema's input side, with the declaration's words. */
+/** A parameter's JSON Schema: its zod schema's input side, with the declaration's words (those
+ * for MCP where the command line's speak of it). */
 function paramSchema(spec: FlagSpec | ArgSpec, jsonSchema: JsonSchemaOf): Record<string, unknown> {
   const { $schema: _, ...schema } = jsonSchema(spec.schema, {
     io: 'input',
@@ -157,7 +158,8 @@ function paramSchema(spec: FlagSpec | ArgSpec, jsonSchema: JsonSchemaOf): Record
   if (only) schema.enum = [...only];
   // What the value must be (`an integer from 1 to 100`), unless the enum says it.
   const rule = only ? undefined : takes(spec.schema);
-  schema.description = rule ? `${spec.description}; ${rule}` : spec.description;
+  const description = spec.mcpDescription ?? spec.description;
+  schema.description = rule ? `${description}; ${rule}` : description;
   return schema;
 }
 
@@ -206,9 +208,23 @@ function commanderValue(key: string, kind: Kind, value: unknown): unknown {
   return text(key, value);
 }
 
-/** A value given as text, or as a number, which the command reads as its digits. */
+/** Under the u flag a pair is one code point: what matches is half of one, alone. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** A value given as text (Unicode, as a command line's is), or as a number, which the command
+ * reads as its digits. */
 function text(key: string, value: unknown): string {
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') {
+    // JSON can carry what no command line can: half of a UTF-16 pair, which is no text.
+    const lone = LONE_SURROGATE.exec(value)?.[0];
+    if (lone !== undefined) {
+      const code = lone.charCodeAt(0).toString(16).toUpperCase();
+      throw new FlagError(
+        `${key} is not valid Unicode text (a lone surrogate, U+${code}); nothing was sent`,
+      );
+    }
+    return value;
+  }
   if (typeof value === 'number' && Number.isFinite(value)) {
     // The client's JSON parser may have rounded it already: 2^53 + 1 arrives as 2^53.
     if (Number.isInteger(value) && !Number.isSafeInteger(value)) {

@@ -348,3 +348,26 @@ describe('store mcp at the end of its stdin', () => {
     ]);
   });
 });
+
+describe('store mcp takes text as the command line does', () => {
+  it('refuses text that is not valid Unicode (a lone surrogate), with nothing sent', async () => {
+    const service = await messageService();
+    const env = processEnv({ STORE_BASE_URL: service.url, STORE_API_KEY: KEY });
+    const { client } = await serve(['--allow-writes'], env);
+    const result = await client.callTool({
+      name: 'messages_send',
+      arguments: { text: 'a\ud800b' },
+    });
+    expect(result).toMatchObject({
+      isError: true,
+      structuredContent: {
+        error: {
+          code: 'usage_error',
+          message: 'text is not valid Unicode text (a lone surrogate, U+D800); nothing was sent',
+          exitCode: 2,
+        },
+      },
+    });
+    expect(service.seen).toEqual([]);
+  });
+});

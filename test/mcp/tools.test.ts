@@ -7,6 +7,7 @@ import { toJSONSchema } from '../../src/mcp/sdk.js';
 import { commanderValues, type JsonSchemaOf, toolOf, toolsOf } from '../../src/mcp/tools.js';
 import { loadCommands } from '../../src/program.js';
 import * as z from '../../src/zod.js';
+import { run } from '../helpers/cli.js';
 
 const jsonSchema = toJSONSchema as JsonSchemaOf;
 
@@ -125,5 +126,54 @@ describe('a tool from its declaration', () => {
       ...(list?.outputSchema?.properties as object),
       data: {},
     });
+  });
+
+  it('describe what a call does, not the command line: the declaration’s words for MCP', async () => {
+    const tools = toolsOf(await loadCommands(), jsonSchema);
+    const described = (name: string) => {
+      const tool = tools.find((candidate) => candidate.name === name);
+      const params = Object.entries(tool?.inputSchema.properties ?? {});
+      return [
+        tool?.description,
+        ...params.map(([key, schema]) => `${key}: ${String(schema.description)}`),
+      ];
+    };
+    expect(described('messages_send')).toEqual([
+      'Send a message. Runs `store messages send --json`; changes data.',
+      'text: the message',
+    ]);
+    expect(described('pets_add')).toEqual([
+      'Add one animal. Runs `store pets add --json`; changes data.',
+      'name: the animal’s name',
+      'categoryId: the id of its category (int64); an integer in the int64 range',
+      'status: its status (available, pending, sold)',
+    ]);
+    expect(described('api_get')).toEqual([
+      'Send a GET request to the service with the profile’s key; the result is the answer’s body. Runs `store api --method GET --json`.',
+      'path: relative to the base URL (/pets?limit=5, pets/42), or a URL on its host',
+      'rawField: a query parameter, key=value; a list for several',
+      "header: extra request headers, each 'Name: value'",
+    ]);
+    // The command line's help keeps its own.
+    const help = await run(['messages', 'send', '--help']);
+    expect(help.stdout).toContain('Send a message (the text from the argument, or from stdin)');
+    expect(help.stdout).toMatch(/text +the message; - or nothing reads it from stdin/);
+    const api = await run(['api', '--help']);
+    expect(api.stdout).toMatch(/without -X, fields send a\s+POST; repeatable/);
+  });
+
+  it('refuse text that is not Unicode (a lone surrogate): nothing is run', async () => {
+    const tools = toolsOf(await loadCommands(), jsonSchema);
+    const send = tools.find((tool) => tool.name === 'messages_send');
+    const api = tools.find((tool) => tool.name === 'api_get');
+    if (!send || !api) throw new Error('no messages_send or api_get');
+    expect(() => commanderValues(send, { text: 'a\ud800b' })).toThrow(
+      'text is not valid Unicode text (a lone surrogate, U+D800); nothing was sent',
+    );
+    expect(() => commanderValues(api, { path: '/pets', rawField: ['a=1', 'b=\udfff'] })).toThrow(
+      'rawField is not valid Unicode text (a lone surrogate, U+DFFF); nothing was sent',
+    );
+    // A pair is one character, whole: taken.
+    expect(commanderValues(send, { text: 'a\ud83d\udc3eb' })).toEqual({ text: 'a🐾b' });
   });
 });

@@ -25,10 +25,11 @@ export const command = defineCommand({
     text: {
       name: '[text]',
       description: 'the message; - or nothing reads it from stdin',
+      mcpDescription: 'the message',
       schema: z.optional(z.string()),
     },
   },
-  mcp: { access: 'write' },
+  mcp: { access: 'write', description: 'Send a message' },
   output: { shape: 'object', fields: Message },
   network: true,
   examples: [

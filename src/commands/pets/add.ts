@@ -89,6 +89,7 @@ export const command = defineCommand({
   // One animal from its fields: a file is of this machine, not the agent's.
   mcp: {
     access: 'write',
+    description: 'Add one animal',
     required: ['name', 'categoryId'],
     omit: ['file', 'concurrency', 'failed', 'uncertain', 'journal', 'resume', 'skip', 'dryRun'],
   },
