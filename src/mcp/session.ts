@@ -41,6 +41,7 @@ export async function openSession(ctx: Context): Promise<McpSession> {
     if (key) return key;
     const reading = createContext(ctx.io, ctx.env, options, ctx.signal, {
       session: { profile, transport },
+      keyring: ctx.keyring,
     }).apiKey();
     key = reading;
     reading.catch(() => {
