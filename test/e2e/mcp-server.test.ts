@@ -151,6 +151,31 @@ describe('store mcp keeps what it settled at its start', () => {
   });
 });
 
+it('ends only the cancelled call’s request, not the connections of the others', async () => {
+  // Sold animals: never answered; the others after 300 ms.
+  const service = await faultServer((req, res) => {
+    if (!req.url?.includes('status=sold')) setTimeout(() => reply(res, 200, '[]'), 300);
+  });
+  const env = processEnv({ STORE_BASE_URL: service.url, STORE_API_KEY: KEY });
+  const { client, stderr } = await serve([], env);
+  const cancel = new AbortController();
+  const sold = client.callTool({ name: 'pets_list', arguments: { status: 'sold' } }, undefined, {
+    signal: cancel.signal,
+  });
+  const available = client.callTool({ name: 'pets_list', arguments: { status: 'available' } });
+  await expect.poll(() => service.seen.length).toBe(2);
+  // notifications/cancelled for the first.
+  cancel.abort();
+  await expect(sold).rejects.toThrow();
+  expect((await available).structuredContent).toEqual({ profile: 'production', data: [] });
+  // Answered on its own connection, the first time: not cut off and sent again.
+  expect(service.seen.map(({ url }) => url).sort()).toEqual([
+    '/v1/pets?status=available',
+    '/v1/pets?status=sold',
+  ]);
+  await expect.poll(() => stderr()).toContain('pets_list: failed: interrupted\n');
+});
+
 describe('store mcp answers within what a stdio client reads', () => {
   /** A service whose GET /v1/big?n=N answers a JSON string of N x's, after a space with sp. */
   async function bigService() {
