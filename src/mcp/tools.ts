@@ -208,8 +208,8 @@ function commanderValue(key: string, kind: Kind, value: unknown): unknown {
   return text(key, value);
 }
 
-/** Under the u flag a pair is one code point: what matches is half of one, alone. */
-const LONE_SURROGATE = /\p{Cs}/u;
+/** Half of a UTF-16 pair without its other half. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** A value given as text (Unicode, as a command line's is), or as a number, which the command
  * reads as its digits. */
