@@ -105,9 +105,8 @@ export function fitting(
 ): ToolResult {
   const bytes = messageBytes(result, id);
   if (bytes <= MAX_MESSAGE_BYTES) return result;
-  const mib = (n: number) => `${Number((n / 1024 / 1024).toFixed(1))} MiB`;
   const error = new CliError(
-    `the result is too large to send: ${mib(bytes)}, over the ${mib(MAX_MESSAGE_BYTES)} a message may take`,
+    `the result is too large to send: ${bytes} bytes as a message, over the ${MAX_MESSAGE_BYTES} (${MAX_MESSAGE_BYTES / 1024 / 1024} MiB) one may take`,
     ExitCode.failure,
     'result_too_large',
   );

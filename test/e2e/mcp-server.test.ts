@@ -235,7 +235,7 @@ describe('store mcp answers within what a stdio client reads', () => {
         {
           type: 'text',
           text:
-            'error: the result is too large to send: 8 MiB, over the 8 MiB a message may take\n' +
+            'error: the result is too large to send: 8388609 bytes as a message, over the 8388608 (8 MiB) one may take\n' +
             'hint: ask for less (path, rawField, header), or run `store api --method GET --json` in a terminal, where there is no such limit\n' +
             'exit code 1: any other failure: unexpected status or response shape, unreadable config, internal error',
         },
@@ -244,7 +244,8 @@ describe('store mcp answers within what a stdio client reads', () => {
         profile: 'production',
         error: {
           code: 'result_too_large',
-          message: 'the result is too large to send: 8 MiB, over the 8 MiB a message may take',
+          message:
+            'the result is too large to send: 8388609 bytes as a message, over the 8388608 (8 MiB) one may take',
           status: null,
           hint: 'ask for less (path, rawField, header), or run `store api --method GET --json` in a terminal, where there is no such limit',
           exitCode: 1,
@@ -270,7 +271,9 @@ describe('store mcp answers within what a stdio client reads', () => {
       structuredContent: {
         error: {
           code: 'result_too_large',
-          message: 'the result is too large to send: 10.1 MiB, over the 8 MiB a message may take',
+          message: expect.stringMatching(
+            /^the result is too large to send: 106\d{5} bytes as a message, over the 8388608 \(8 MiB\) one may take$/,
+          ),
         },
       },
     });
