@@ -80,11 +80,12 @@ async function serveSession(opts: McpOptions, ctx: Context, session: McpSession)
     end = resolve;
   });
   // A message that is not JSON-RPC, a reply that cannot be sent: said, and the server goes on.
-  // A line longer than the SDK reads: it stops reading, and the server cannot go on.
+  // (A line too long is said once, in store's words, below.)
+  let tooLong = false;
   server.onerror = (error) => {
-    if (error.message.startsWith('ReadBuffer exceeded')) end('line too long');
-    else log(`store mcp: ${error.message}`);
+    if (!tooLong) log(`store mcp: ${error.message}`);
   };
+
   const transport = new sdk.StdioServerTransport(ctx.io.stdin, protocolOut(ctx.io), {
     maxBufferSize: maxLine,
   });
@@ -95,6 +96,19 @@ async function serveSession(opts: McpOptions, ctx: Context, session: McpSession)
   else ctx.signal.addEventListener('abort', () => end('signal'), { once: true });
 
   await server.connect(transport);
+  // A line longer than the SDK reads: it stops reading, and the server cannot go on. Told by
+  // the SDK's own rule (what it holds of a line, and the piece just read, over maxLine),
+  // counted here before its reader sees the piece (and not before it reads: stdin flows now).
+  let pending = 0;
+  const measure = (piece: Buffer) => {
+    if (pending + piece.length > maxLine) {
+      tooLong = true;
+      end('line too long');
+    }
+    const newline = piece.lastIndexOf(0x0a);
+    pending = newline === -1 ? pending + piece.length : piece.length - newline - 1;
+  };
+  ctx.io.stdin.prependListener('data', measure);
   const writes = tools.filter((tool) => tool.access === 'write').map((tool) => tool.name);
   log(
     `store mcp: serving profile ${profile.name} (${profile.baseUrl}) on stdin and stdout; ${
@@ -104,6 +118,11 @@ async function serveSession(opts: McpOptions, ctx: Context, session: McpSession)
     }`,
   );
   const how = await ended;
+  // The SDK's reader pauses stdin when it closes, unless another reader is there: this one
+  // goes now, and stdin is paused if the SDK's already went (a line too long), so that
+  // nothing holds the process.
+  ctx.io.stdin.off('data', measure);
+  if (ctx.io.stdin.listenerCount('data') === 0) ctx.io.stdin.pause();
   if (how === 'stdin closed') {
     // Requests read before the end of stdin are answered (a client may pipe them and close),
     // within a request's time limit; past it, they are interrupted, and answered so.
