@@ -1,7 +1,8 @@
-// Requests that go through no proxy (every one on loopback), carried by Node's own HTTP client:
-// it is part of Node, with its parser in Node's binary, where undici must load its modules and
-// compile its parser's WebAssembly at every start (docs/performance.md). One keep-alive pool
-// per scheme, for the requests a bulk add keeps in flight.
+// A command's requests that go through no proxy, carried by Node's own HTTP client: it is part
+// of Node, with its parser in Node's binary, where undici must load its modules and compile its
+// parser's WebAssembly at every start (docs/performance.md). Processes that make many requests
+// use undici's pool instead (undici-sender.ts): Node's Agent may hand out an idle connection
+// the server is closing.
 import type { Agent, IncomingMessage } from 'node:http';
 import {
   Answer,
@@ -15,6 +16,8 @@ import {
 
 type Http = typeof import('node:http');
 
+const IDLE_MS = 4000;
+
 export class DirectSender implements Sender {
   private readonly agents = new Map<string, Agent>();
 
@@ -23,7 +26,9 @@ export class DirectSender implements Sender {
     const http = process.getBuiltinModule(secure ? 'node:https' : 'node:http') as Http;
     let agent = this.agents.get(out.url.protocol);
     if (!agent) {
-      agent = new http.Agent({ keepAlive: true });
+      // A connection left idle is closed before the server would close it (4 s, or a second
+      // less than its Keep-Alive: timeout=N): a request is not sent into the server's close.
+      agent = new http.Agent({ keepAlive: true, timeout: IDLE_MS });
       this.agents.set(out.url.protocol, agent);
     }
     return new Promise<Exchange>((resolve, reject) => {
@@ -56,7 +61,9 @@ export class DirectSender implements Sender {
         if (!socket.connecting) begun();
         else socket.once(secure ? 'secureConnect' : 'connect', begun);
       });
+      let answered: IncomingMessage | undefined;
       request.once('response', (response: IncomingMessage) => {
+        answered = response;
         answer.start(response.statusCode ?? 0, headersOf(response));
         response.on('data', (chunk: Buffer) => {
           try {
@@ -69,7 +76,13 @@ export class DirectSender implements Sender {
         response.once('end', () => answer.end());
         response.on('error', (error) => answer.fail(closedOrAsIs(error)));
       });
-      request.on('error', (error) => answer.fail(closedOrAsIs(error)));
+      request.on('error', (error) => {
+        // Bytes after a whole answer (a Content-Length that counts characters, a body after
+        // a HEAD's or a 204's answer): Node's parser fails on them while the answer it has
+        // read is complete, and still hands that answer over. It is the answer.
+        if (answered?.complete) return;
+        answer.fail(closedOrAsIs(error));
+      });
       request.end(out.body);
     });
   }

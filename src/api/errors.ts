@@ -109,6 +109,17 @@ export function networkError(
       { answerUnread: true },
     );
   }
+  // What came back is not readable HTTP (llhttp's HPE_… codes, from Node's parser or undici's;
+  // undici's own for a body longer or shorter than its length): the server was reached and
+  // answered, so the request may have been acted on. An unexpected answer: exit 1, not 6.
+  if (code?.startsWith('HPE_') || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') {
+    return new ResponseError(
+      `${url.host} sent an answer that is not valid HTTP`,
+      null,
+      'unexpected_response',
+      { answerUnread: true },
+    );
+  }
   const message = error instanceof Error ? error.message : String(error);
   const proxyStatus = /^Proxy response \((\d+)\)/.exec(message)?.[1];
   if (proxyStatus) {
@@ -126,9 +137,8 @@ export function networkError(
   }
   const tls = code ? tlsProblem(code) : undefined;
   let reason = (code ? NETWORK_REASONS[code] : undefined) ?? tls?.reason;
-  // Another of undici's own codes, or llhttp's (HPE_…, Node's parser and undici's): what came
-  // back was not readable HTTP.
-  if (!reason && code && /^(UND_ERR_|HPE_)/.test(code)) reason = 'its answer is not valid HTTP';
+  // Another of undici's own codes: what came back was not readable HTTP.
+  if (!reason && code?.startsWith('UND_ERR_')) reason = 'its answer is not valid HTTP';
   reason ??= code && error instanceof Error && 'errno' in error ? fileProblem(error) : message;
   // A proxy that is down or unknown is named: "cannot reach api.example" sends one looking at
   // the service.

@@ -1,7 +1,9 @@
 // Requests without a proxy go by Node's own HTTP client (src/api/direct.ts): what it sends, and
 // how the answers and failures it reports read, against real loopback servers.
 import { createServer } from 'node:http';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { afterThisTest } from '../helpers/cleanup.js';
 import { baseEnv, run } from '../helpers/cli.js';
 import { faultServer, listen, reply } from '../helpers/fault-server.js';
 import { processEnv, store } from '../helpers/process.js';
@@ -92,5 +94,104 @@ describe('a connection that breaks', () => {
     // A write is not sent again when it may have been received.
     expect(reset.seen).toHaveLength(1);
     expect(closed.seen).toHaveLength(1);
+  });
+});
+
+/** A loopback server that answers each request with the bytes `answer` gives, as they are
+ * (what no well-behaved server library would send); the requests it read, in order. */
+async function rawServer(answer: (request: string) => string) {
+  const requests: string[] = [];
+  const server = createNetServer((socket) => {
+    let buffered = '';
+    socket.on('data', (chunk) => {
+      buffered += chunk.toString('latin1');
+      for (;;) {
+        const head = buffered.indexOf('\r\n\r\n');
+        if (head === -1) return;
+        const length = Number(/content-length: *(\d+)/i.exec(buffered.slice(0, head))?.[1] ?? 0);
+        if (buffered.length < head + 4 + length) return;
+        const request = buffered.slice(0, head + 4 + length);
+        buffered = buffered.slice(request.length);
+        requests.push(request.split('\r\n')[0] ?? '');
+        socket.write(answer(request), 'latin1');
+      }
+    });
+    socket.on('error', () => {});
+    afterThisTest(() => socket.destroy());
+  });
+  afterThisTest(() => new Promise((resolve) => server.close(resolve)));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/v1`, requests };
+}
+
+const CREATED = '{"id":7,"name":"Zoë","categoryId":1}';
+const ZOE = ['pets', 'add', '--name', 'Zoë', '--category-id', '1'];
+const created = (declared: number, after = '') =>
+  `HTTP/1.1 201 Created\r\ncontent-type: application/json\r\ncontent-length: ${declared}\r\n\r\n${Buffer.from(CREATED).toString('latin1')}${after}`;
+
+describe('an answer with bytes after it, or not HTTP at all', () => {
+  it('takes a whole 201 followed by stray bytes as the 201 it is', async () => {
+    const server = await rawServer(() => created(Buffer.byteLength(CREATED), 'GARBAGE'));
+    const result = await run([...ZOE, '--json'], { env: envFor(server.url) });
+    expect(result).toEqual({ code: 0, stdout: `${CREATED}\n`, stderr: '', prompts: [] });
+    expect(server.requests).toEqual(['POST /v1/pets HTTP/1.1']);
+  });
+
+  it('a Content-Length that counts characters, not bytes: the body is cut, so the animal may exist', async () => {
+    const server = await rawServer(() => created(CREATED.length));
+    const result = await run(ZOE, { env: envFor(server.url) });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'error: the server sent a response that is not JSON (HTTP 201)\n' +
+        'hint: the animal may have been created: before adding it again, look for it with `store pets list --limit 100` (the service cannot search by name)\n',
+      prompts: [],
+    });
+    expect(server.requests).toEqual(['POST /v1/pets HTTP/1.1']);
+  });
+
+  it("keeps the service's words when stray bytes follow its Error body", async () => {
+    const body = '{"code":"name_taken","message":"an animal named Zoë exists","status":400}';
+    const server = await rawServer(
+      () =>
+        `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${Buffer.from(body).toString('latin1')}XX`,
+    );
+    const result = await run(ZOE, { env: envFor(server.url) });
+    expect(result).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: 'error: an animal named Zoë exists (name_taken, HTTP 400)\n',
+      prompts: [],
+    });
+  });
+
+  it('takes the answer to a HEAD, and a 204, when a body follows them anyway', async () => {
+    const server = await rawServer((request) =>
+      request.startsWith('HEAD')
+        ? 'HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n[]'
+        : 'HTTP/1.1 204 No Content\r\n\r\n{"x":1}',
+    );
+    const head = await run(['api', '-X', 'HEAD', 'pets'], { env: envFor(server.url) });
+    const remove = await run(['api', '-X', 'DELETE', 'pets/1'], { env: envFor(server.url) });
+    expect(head).toEqual({ code: 0, stdout: '', stderr: '', prompts: [] });
+    expect(remove).toEqual({ code: 0, stdout: '', stderr: '', prompts: [] });
+  });
+
+  it('an answer to a POST that is not HTTP: exit 1, and the animal may have been created', async () => {
+    const server = await rawServer(
+      () => 'HTTP/1.1 201 Created\r\ntransfer-encoding: chunked\r\n\r\nZZZ\r\n{}\r\n0\r\n\r\n',
+    );
+    const result = await run(ZOE, { env: envFor(server.url) });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        `error: ${new URL(server.url).host} sent an answer that is not valid HTTP\n` +
+        'hint: the animal may have been created: before adding it again, look for it with `store pets list --limit 100` (the service cannot search by name)\n',
+      prompts: [],
+    });
+    expect(server.requests).toEqual(['POST /v1/pets HTTP/1.1']);
   });
 });

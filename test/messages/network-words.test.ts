@@ -4,7 +4,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { networkError } from '../../src/api/errors.js';
-import { NetworkError } from '../../src/errors.js';
+import { mayHaveActed, NetworkError, ResponseError } from '../../src/errors.js';
 import { selfSignedCertificate } from '../helpers/certificate.js';
 import { afterThisTest } from '../helpers/cleanup.js';
 import { baseEnv, run } from '../helpers/cli.js';
@@ -44,14 +44,25 @@ describe('what a failed connection says', () => {
       'the TLS handshake failed',
       'does it speak HTTPS on that port? an http:// URL is for a server that does not',
     ],
-    ['UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'its answer is not valid HTTP', undefined],
-    ['HPE_INVALID_CONSTANT', 'its answer is not valid HTTP', undefined],
+    ['UND_ERR_INFO', 'its answer is not valid HTTP', undefined],
   ])('%s: "%s", and its hint', (code, reason, hint) => {
     const error = failure(code);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.message).toBe(`cannot reach api.example: ${reason}`);
     expect(error.message).not.toContain(code);
     expect(error.hint).toBe(hint);
+  });
+
+  it.each([
+    'HPE_INVALID_CONSTANT',
+    'HPE_INVALID_CHUNK_SIZE',
+    'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+  ])('%s: an answer that is not HTTP: exit 1, and it may have been acted on', (code) => {
+    const error = failure(code);
+    expect(error).toBeInstanceOf(ResponseError);
+    expect(error.message).toBe('api.example sent an answer that is not valid HTTP');
+    expect(error.exitCode).toBe(1);
+    expect(mayHaveActed(error)).toBe(true);
   });
 
   it('a system error without words of store’s own: the system’s, not its errno name', () => {
