@@ -61,7 +61,7 @@ const SIDE_FILES = [
   },
   {
     specifier: 'undici',
-    importer: /[\\/]src[\\/]api[\\/]proxied\.ts$/,
+    importer: /[\\/]src[\\/]api[\\/]undici-sender\.ts$/,
     name: 'undici',
     entry: 'undici',
   },

@@ -59,6 +59,8 @@ export interface Context {
     interruptible?: boolean;
     /** Further attempts after HTTP 429, instead of the usual number. */
     rateLimitRetries?: number;
+    /** Many requests to come (bulk add): undici's pool (TransportOptions.many). */
+    many?: boolean;
     /** Replaces the dim line a terminal shows for each retry. */
     onRetry?: (notice: RetryNotice) => void;
     /** false: no spinner while waiting for an answer (bulk add shows its own progress). */
@@ -230,6 +232,7 @@ export function createContext(
         authHint: overrides.apiKey === undefined ? rejectedKeyHint(resolved) : undefined,
         unreachableHint: sandboxHint(resolved),
         transport: deps.session?.transport,
+        many: overrides.many,
       });
       return client;
     },

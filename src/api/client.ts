@@ -80,6 +80,8 @@ export interface ApiClientOptions {
   unreachableHint?: string;
   /** Connections kept by another (`store mcp`'s, for all its calls): used, never closed here. */
   transport?: Transport;
+  /** This client will make many requests (bulk add): see TransportOptions.many. */
+  many?: boolean;
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -130,7 +132,8 @@ export class ApiClient {
     this.baseUrl = parseBaseUrl(options.baseUrl, sources.base);
     this.messagesUrl = parseBaseUrl(options.messagesUrl, sources.messages);
     this.transport =
-      options.transport ?? new Transport({ env: options.env, timeoutMs: options.timeoutMs });
+      options.transport ??
+      new Transport({ env: options.env, timeoutMs: options.timeoutMs, many: options.many });
     this.redactor = new KeyRedactor(options.apiKey);
     this.tracer = new Tracer(this.redactor, options.trace);
   }

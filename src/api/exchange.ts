@@ -1,5 +1,5 @@
 // One request and its answer as the HTTP layer passes them around, whichever client carries
-// them (direct.ts: Node's own; proxied.ts: undici, through a proxy), and the answer gathered
+// them (direct.ts: Node's own; undici-sender.ts: undici's), and the answer gathered
 // the same way by both: whole, up to a cap, with one rule for a connection that breaks.
 import { GrowingBytes } from '../bytes.js';
 import { ResponseError } from '../errors.js';

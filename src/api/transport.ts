@@ -1,13 +1,13 @@
-// One HTTP exchange and nothing more: the client that carries it (Node's own for a direct
-// connection, undici through a proxy the environment names), the time limit over every phase
-// (connect, TLS, proxy CONNECT, headers, body), and Ctrl-C. Retries and meanings are elsewhere
-// (retry.ts, errors.ts).
+// One HTTP exchange and nothing more: the client that carries it (Node's own for a command's
+// request, undici's pool for a process that makes many and through a proxy the environment
+// names), the time limit over every phase (connect, TLS, proxy CONNECT, headers, body), and
+// Ctrl-C. Retries and meanings are elsewhere (retry.ts, errors.ts).
 import type { Env } from '../env.js';
 import { CancelledError, FlagError, ResponseError } from '../errors.js';
 import { DirectSender } from './direct.js';
 import { networkError, timeoutError } from './errors.js';
 import type { Exchange, Outgoing, Sender } from './exchange.js';
-import { ProxiedSender } from './proxied.js';
+import { UndiciSender } from './undici-sender.js';
 import { isLoopbackHost, withoutUserinfo } from './urls.js';
 
 export interface TransportOptions {
@@ -17,6 +17,10 @@ export interface TransportOptions {
   /** Used by several clients at once (`store mcp`'s calls): a cancelled request ends only
    * itself, not the connections the others are using; the owner closes it. */
   shared?: boolean;
+  /** Many requests from one process (bulk add, store mcp): undici's pool, which loads once
+   * and checks an idle connection before it reuses it; else Node's own client, which a
+   * command's one request finds already in Node. */
+  many?: boolean;
 }
 
 /** Proxy settings as curl and Node read them: the lower-case spelling first; an empty one is
@@ -73,7 +77,9 @@ export class Transport {
   /** Loopback never goes through a proxy; everything else honours *_proxy / no_proxy. */
   private senderFor(url: URL): Sender {
     if (this.proxySetting(url) === undefined) {
-      this.direct ??= new DirectSender();
+      this.direct ??= this.options.many
+        ? new UndiciSender(undefined, this.options.timeoutMs)
+        : new DirectSender();
       return this.direct;
     }
     this.proxied ??= this.proxiedSender();
@@ -94,7 +100,7 @@ export class Transport {
         );
       }
     }
-    return new ProxiedSender(
+    return new UndiciSender(
       {
         httpProxy: proxies.httpProxy && proxyUrl(proxies.httpProxy)?.href,
         httpsProxy: proxies.httpsProxy && proxyUrl(proxies.httpsProxy)?.href,

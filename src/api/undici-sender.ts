@@ -1,6 +1,8 @@
-// Requests through the proxy the environment names, carried by undici: its EnvHttpProxyAgent
-// speaks to http and https proxies (CONNECT tunnels, credentials, no_proxy), which Node's own
-// client does not on every Node that store runs on. Loaded only when a proxy is set.
+// Requests carried by undici, loaded only for them: through the proxy the environment names
+// (its EnvHttpProxyAgent speaks to http and https proxies, CONNECT tunnels, credentials and
+// no_proxy, which Node's own client does not on every Node store runs on), and the many
+// requests of one process (bulk add, store mcp): its pool checks an idle connection before it
+// reuses it, so a request is not written into a server's close (direct.ts, for one request).
 import type { Dispatcher } from 'undici';
 import { Answer, type Exchange, type Outgoing, type Progress, type Sender } from './exchange.js';
 
@@ -10,11 +12,12 @@ export interface ProxySettings {
   noProxy?: string;
 }
 
-export class ProxiedSender implements Sender {
+export class UndiciSender implements Sender {
   private agent?: Promise<Dispatcher>;
 
   constructor(
-    private readonly proxies: ProxySettings,
+    /** Through these proxies; none: straight to the server. */
+    private readonly proxies: ProxySettings | undefined,
     /** Per attempt, over every phase of it. */
     private readonly timeoutMs: number,
   ) {}
@@ -22,7 +25,7 @@ export class ProxiedSender implements Sender {
   private dispatcher(): Promise<Dispatcher> {
     this.agent ??= import('undici').then((loaded) => {
       // Bundled, a CommonJS module comes back as its `default`.
-      const { EnvHttpProxyAgent, Pool } = (
+      const { Agent, EnvHttpProxyAgent, Pool } = (
         'EnvHttpProxyAgent' in loaded ? loaded : (loaded as { default: typeof loaded }).default
       ) as typeof loaded;
       const limits = {
@@ -30,6 +33,7 @@ export class ProxiedSender implements Sender {
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
       };
+      if (!this.proxies) return new Agent(limits);
       return new EnvHttpProxyAgent({
         ...this.proxies,
         ...limits,
@@ -66,7 +70,7 @@ export class ProxiedSender implements Sender {
  * One request's handler, as undici's dispatchers call it, handing the answer to `Answer` with no
  * stream between (undici's request() would make a body stream, read whole anyway).
  * `progress.started` is set when undici starts writing the request on a connected socket
- * (through the proxy's tunnel); `signal` aborts it, in any phase.
+ * (through the proxy's tunnel, if any); `signal` aborts it, in any phase.
  */
 class Collector implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | undefined;

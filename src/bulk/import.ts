@@ -212,6 +212,7 @@ export async function importPets(
       ? undefined
       : await ctx.api({
           interruptible: false,
+          many: true,
           // The progress line says what is going on; a spinner would fight it for the line.
           spinner: false,
           rateLimitRetries: RATE_LIMIT_RETRIES,

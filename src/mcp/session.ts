@@ -24,6 +24,7 @@ export async function openSession(ctx: Context): Promise<McpSession> {
     env: ctx.env,
     timeoutMs: ctx.options.timeoutMs,
     shared: true,
+    many: true,
   });
   // The whole --json output: no fields chosen, no jq filter (store mcp refuses both itself).
   const options: GlobalOptions = {

@@ -121,22 +121,27 @@ describe('the code cache', () => {
       stdout: '{"id":1,"name":"Rex","categoryId":1}\n',
     });
     const storeDir = join(home, '.cache', 'store');
-    const [flagged, ...others] = cached(storeDir);
-    expect(others).toEqual([]);
-    // The command's name, then a hash of the flags it ran under (src/bulk/import.ts).
-    expect(flagged).toBe(cacheName(`pets-add-json-${/-(f[0-9a-z]+)-/.exec(flagged ?? '')?.[1]}`));
+    // The program's cache and undici's (a bulk add's requests go by its pool), each named by
+    // the command, then a hash of the flags it ran under (src/bulk/import.ts).
+    const caches = cached(storeDir);
+    const flagged = caches.find((name) => name.includes('-pets-add-json-'));
+    const flags = /-(f[0-9a-z]+)-/.exec(flagged ?? '')?.[1];
+    expect(flagged).toBe(cacheName(`pets-add-json-${flags}`));
+    const undici = caches.find((name) => name !== flagged);
+    expect(undici).toMatch(new RegExp(`^${BUILD}-undici-${flags}-[0-9a-z]+\\.[0-9a-z]+\\.bin$`));
+    expect(caches).toHaveLength(2);
     // The same command without --file runs under no flag: a cache of its own, beside it.
     const one = await store(['pets', 'add', '--name', 'Rex', '--category-id', '1', '--json'], {
       env,
     });
     expect(one.code).toBe(0);
-    expect(cached(storeDir)).toEqual([cacheName('pets-add-json'), flagged].sort());
+    expect(cached(storeDir)).toEqual([cacheName('pets-add-json'), flagged, undici].sort());
     // V8 takes the bulk add's cache the next time: it is not rewritten.
     const file = join(versionDir(storeDir), flagged as string);
     const mtime = statSync(file).mtimeMs;
     expect((await bulk()).code).toBe(0);
     expect(statSync(file).mtimeMs).toBe(mtime);
-    expect(cached(storeDir)).toEqual([cacheName('pets-add-json'), flagged].sort());
+    expect(cached(storeDir)).toEqual([cacheName('pets-add-json'), flagged, undici].sort());
   });
 
   it('keeps a run under other Node flags from replacing the plain run’s cache', async () => {
