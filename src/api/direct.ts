@@ -4,6 +4,7 @@
 // use undici's pool instead (undici-sender.ts): Node's Agent may hand out an idle connection
 // the server is closing.
 import type { Agent, IncomingMessage } from 'node:http';
+import { ResponseError } from '../errors.js';
 import {
   Answer,
   CONNECTION_CLOSED,
@@ -75,6 +76,18 @@ export class DirectSender implements Sender {
         });
         response.once('end', () => answer.end());
         response.on('error', (error) => answer.fail(closedOrAsIs(error)));
+      });
+      // A switch of protocol nobody asked for: Node hands the connection over and waits.
+      request.once('upgrade', (_response, socket) => {
+        socket.destroy();
+        answer.fail(
+          new ResponseError(
+            `${out.url.host} answered 101 Switching Protocols, which nothing asked for`,
+            null,
+            'unexpected_response',
+            { answerUnread: true },
+          ),
+        );
       });
       request.on('error', (error) => {
         // Bytes after a whole answer (a Content-Length that counts characters, a body after

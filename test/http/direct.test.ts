@@ -194,4 +194,17 @@ describe('an answer with bytes after it, or not HTTP at all', () => {
     });
     expect(server.requests).toEqual(['POST /v1/pets HTTP/1.1']);
   });
+
+  it('a switch of protocol nobody asked for (101): exit 1 at once, not at the time limit', async () => {
+    const server = await rawServer(
+      () => 'HTTP/1.1 101 Switching Protocols\r\nupgrade: other\r\nconnection: upgrade\r\n\r\n',
+    );
+    const result = await run(['pets', 'list', '--timeout', '20'], { env: envFor(server.url) });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: ${new URL(server.url).host} answered 101 Switching Protocols, which nothing asked for\n`,
+      prompts: [],
+    });
+  });
 });
