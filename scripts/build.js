@@ -26,8 +26,8 @@ const header = `// ${pkg.name} ${pkg.version} build ${PLACEHOLDER}`;
 /**
  * What the program imports lazily and only a few commands use, each a file of its own that
  * store.cjs requires when it is imported: the table and chalk (a table on a terminal), conf
- * (a config write), undici (a request through a proxy; a direct one goes by node:http),
- * jq (--jq). Apart, they cost nothing to the other commands: a code cache of
+ * (a config write), undici (a request through a proxy) and its Agent alone (the many requests
+ * of a bulk add or store mcp; a command's goes by node:http), jq (--jq). Apart, they cost nothing to the other commands: a code cache of
  * store.cjs holds an entry for each function in it, run or not. Each is its own bundle: nothing in them may be shared
  * state with store.cjs (the table's helpers are pure functions, conf and undici packages).
  */
@@ -64,6 +64,13 @@ const SIDE_FILES = [
     importer: /[\\/]src[\\/]api[\\/]undici-sender\.ts$/,
     name: 'undici',
     entry: 'undici',
+  },
+  {
+    // undici's Agent alone, without its index (fetch, WebSocket, caches…): a bulk add's pool.
+    specifier: 'undici/lib/dispatcher/agent.js',
+    importer: /[\\/]src[\\/]api[\\/]undici-sender\.ts$/,
+    name: 'agent',
+    entry: 'undici/lib/dispatcher/agent.js',
   },
 ];
 const sideFiles = {

@@ -128,7 +128,7 @@ describe('the code cache', () => {
     const flags = /-(f[0-9a-z]+)-/.exec(flagged ?? '')?.[1];
     expect(flagged).toBe(cacheName(`pets-add-json-${flags}`));
     const undici = caches.find((name) => name !== flagged);
-    expect(undici).toMatch(new RegExp(`^${BUILD}-undici-${flags}-[0-9a-z]+\\.[0-9a-z]+\\.bin$`));
+    expect(undici).toMatch(new RegExp(`^${BUILD}-agent-${flags}-[0-9a-z]+\\.[0-9a-z]+\\.bin$`));
     expect(caches).toHaveLength(2);
     // The same command without --file runs under no flag: a cache of its own, beside it.
     const one = await store(['pets', 'add', '--name', 'Rex', '--category-id', '1', '--json'], {

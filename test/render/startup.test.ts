@@ -123,9 +123,9 @@ describe('what an API command loads', () => {
       const env = processEnv({ STORE_BASE_URL: server.url, STORE_API_KEY: 'k-1234' });
       const result = await modulesLoaded(['pets', 'add', '--file', file, ...flags], env);
       expect(result).toMatchObject({ code: 0, stdout });
-      // Its many requests go by undici's pool (src/api/undici-sender.ts); not --dry-run's none.
+      // Its many requests go by undici's Agent (src/api/undici-sender.ts); not --dry-run's none.
       expect(result.scripts).toEqual(
-        flags.includes('--dry-run') ? ['store.cjs'] : ['store.cjs', 'undici.cjs'],
+        flags.includes('--dry-run') ? ['store.cjs'] : ['agent.cjs', 'store.cjs'],
       );
       expect(result.ran).toContain('src/render/bulk-report.ts');
     },
