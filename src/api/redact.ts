@@ -14,27 +14,27 @@ export const PUBLIC_KEY = BUILTIN_PROFILES.sandbox?.apiKey;
 /** Characters a key may be made of: an occurrence next to one is part of a longer word. */
 const KEY_CHAR = /[A-Za-z0-9_.~+/=-]/;
 
+const REGEXP_SPECIAL = /[\\^$.*+?()[\]{}|/-]/g;
+
 /**
  * The key as a JSON string may write it: any of its characters as `\uXXXX` (either case), `/`
- * as `\/`, `"` and `\` escaped (PHP escapes every `/` by default; others `<`, `+`, `=`…); the
- * plain key too. A short key only where it stands alone, as `standingAlone` says.
+ * as `\/`, `"` and `\` escaped (PHP escapes every `/` by default; others `<`, `+`, `=`…), or as
+ * itself. A short key only where it stands alone, as `standingAlone` says; an escape before it
+ * (`\n`, `\u0020`) is no part of its word.
  */
 function keyAsJsonMayWriteIt(key: string): RegExp {
   const hex = (digit: string) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit);
   const forms = [...key].map((char) => {
     const code = [...char.charCodeAt(0).toString(16).padStart(4, '0')].map(hex).join('');
-    const plain =
-      char === '"' ? '\\\\"' : char === '\\' ? '\\\\\\\\' : char.replace(REGEXP_SPECIAL, '\\$&');
-    const slash = char === '/' ? '|\\\\/' : '';
-    return `(?:${plain}|\\\\u${code}${slash})`;
+    const escaped = [`\\\\u${code}`];
+    if (char === '/' || char === '"' || char === '\\') escaped.push(`\\\\\\${char}`);
+    return `(?:${[...escaped, char.replace(REGEXP_SPECIAL, '\\$&')].join('|')})`;
   });
   const word = forms.join('');
-  return key.length < MIN_KEY_SEARCHED
-    ? new RegExp(`(?<!${KEY_CHAR.source})${word}(?!${KEY_CHAR.source})`, 'g')
-    : new RegExp(word, 'g');
+  if (key.length >= MIN_KEY_SEARCHED) return new RegExp(word, 'g');
+  const before = `(?:(?<!${KEY_CHAR.source})|(?<=\\\\[nrtbf"/\\\\])|(?<=\\\\u[0-9a-fA-F]{4}))`;
+  return new RegExp(`${before}${word}(?!${KEY_CHAR.source})`, 'g');
 }
-
-const REGEXP_SPECIAL = /[\\^$.*+?()[\]{}|/-]/g;
 
 export class KeyRedactor {
   private escaped?: RegExp;

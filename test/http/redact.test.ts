@@ -32,6 +32,23 @@ describe('a key a server echoes', () => {
     expect(redactor.text('{"k":"ab\\u0022cd\\u005Cef/gh"}')).toBe('{"k":"****f/gh"}');
   });
 
+  it('holding a quote or a backslash, is masked as it stands too, in text with other escapes', () => {
+    const backslash = new KeyRedactor('sk_live_ab\\cdefghijklmnop');
+    expect(backslash.text('invalid key sk_live_ab\\cdefghijklmnop')).toBe('invalid key ****mnop');
+    expect(backslash.bytes(Buffer.from('{"m":"sk_live_ab\\\\cdefghijklmnop"}')).toString()).toBe(
+      '{"m":"****mnop"}',
+    );
+    const quote = new KeyRedactor('ab"cdefghij');
+    expect(quote.text('a\\b ab"cdefghij')).toBe('a\\b ****ghij');
+  });
+
+  it('short, after a JSON escape, stands alone', () => {
+    const redactor = new KeyRedactor('abc123');
+    expect(redactor.text('{"message":"bad key:\\nabc123 or\\u0020abc123"}')).toBe(
+      '{"message":"bad key:\\n**** or\\u0020****"}',
+    );
+  });
+
   it('short, only where it stands alone, escaped or not', () => {
     const redactor = new KeyRedactor('k/1');
     expect(redactor.text('"k\\/1" and "xk\\/1" and "k\\/12"')).toBe(
