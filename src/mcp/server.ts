@@ -5,7 +5,15 @@
 import type { Writable } from 'node:stream';
 import { didYouMean } from '../commands/help/suggest.js';
 import type { Context } from '../context.js';
-import { asCliError, CliError, ExitCode, FlagError, mayHaveActed, SilentExit } from '../errors.js';
+import {
+  asCliError,
+  CliError,
+  ExitCode,
+  FlagError,
+  mayHaveActed,
+  SilentExit,
+  shorten,
+} from '../errors.js';
 import type { IOStreams } from '../io.js';
 import { sanitize } from '../render/sanitize.js';
 import { version } from '../version.js';
@@ -246,7 +254,8 @@ async function run(
     const status = cli.status === null ? '' : ` (HTTP ${cli.status})`;
     return {
       result: failure(cli, io.output(), profile),
-      line: `failed: ${cli.code}${status}${fate}`,
+      // The server's code is whole in the result; a log line is for people, and kept short.
+      line: `failed: ${shorten(cli.code)}${status}${fate}`,
     };
   }
 }

@@ -399,3 +399,22 @@ describe('store mcp takes text as the command line does', () => {
     expect(service.seen).toEqual([]);
   });
 });
+
+describe('store mcp logs for people', () => {
+  it('keeps the service’s whole error code in the result, and a short one in its log line', async () => {
+    const code = 'c'.repeat(5000);
+    const service = await faultServer((_req, res) =>
+      reply(res, 404, JSON.stringify({ code, message: 'no such orders', status: 404 })),
+    );
+    const env = processEnv({ STORE_BASE_URL: service.url, STORE_API_KEY: KEY });
+    const { client, stderr } = await serve([], env);
+    const result = await client.callTool({ name: 'orders_list', arguments: {} });
+    expect(result).toMatchObject({
+      isError: true,
+      structuredContent: { error: { code, message: 'no such orders', status: 404 } },
+    });
+    await expect
+      .poll(() => stderr())
+      .toContain(`orders_list: failed: ${'c'.repeat(1000)}… (4000 more characters) (HTTP 404)\n`);
+  });
+});
