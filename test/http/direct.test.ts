@@ -1,11 +1,9 @@
 // Requests without a proxy go by Node's own HTTP client (src/api/direct.ts): what it sends, and
 // how the answers and failures it reports read, against real loopback servers.
 import { createServer } from 'node:http';
-import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { afterThisTest } from '../helpers/cleanup.js';
 import { baseEnv, run } from '../helpers/cli.js';
-import { faultServer, listen, reply } from '../helpers/fault-server.js';
+import { faultServer, listen, rawServer, reply } from '../helpers/fault-server.js';
 import { processEnv, store } from '../helpers/process.js';
 
 const KEY = 'direct-key-5678';
@@ -96,34 +94,6 @@ describe('a connection that breaks', () => {
     expect(closed.seen).toHaveLength(1);
   });
 });
-
-/** A loopback server that answers each request with the bytes `answer` gives, as they are
- * (what no well-behaved server library would send); the requests it read, in order. */
-async function rawServer(answer: (request: string) => string) {
-  const requests: string[] = [];
-  const server = createNetServer((socket) => {
-    let buffered = '';
-    socket.on('data', (chunk) => {
-      buffered += chunk.toString('latin1');
-      for (;;) {
-        const head = buffered.indexOf('\r\n\r\n');
-        if (head === -1) return;
-        const length = Number(/content-length: *(\d+)/i.exec(buffered.slice(0, head))?.[1] ?? 0);
-        if (buffered.length < head + 4 + length) return;
-        const request = buffered.slice(0, head + 4 + length);
-        buffered = buffered.slice(request.length);
-        requests.push(request.split('\r\n')[0] ?? '');
-        socket.write(answer(request), 'latin1');
-      }
-    });
-    socket.on('error', () => {});
-    afterThisTest(() => socket.destroy());
-  });
-  afterThisTest(() => new Promise((resolve) => server.close(resolve)));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/v1`, requests };
-}
 
 const CREATED = '{"id":7,"name":"Zoë","categoryId":1}';
 const ZOE = ['pets', 'add', '--name', 'Zoë', '--category-id', '1'];

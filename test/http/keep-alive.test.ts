@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { baseEnv, run, tempDir } from '../helpers/cli.js';
-import { faultServer } from '../helpers/fault-server.js';
+import { faultServer, rawServer } from '../helpers/fault-server.js';
 
 const KEY = 'keep-alive-key-1234';
 const envFor = (url: string) => baseEnv({ STORE_API_KEY: KEY, STORE_BASE_URL: url });
@@ -35,5 +35,24 @@ describe('a bulk add over connections the server closes after five answers', () 
     );
     const sent = server.seen.map((r) => JSON.parse(r.body).name as string);
     expect(sent.sort()).toEqual([...names].sort());
+  });
+});
+
+describe('a connection left idle', () => {
+  it('is closed a second before the Keep-Alive timeout the server gave: the retry opens another', async () => {
+    // The server never closes it: a retry on the same connection would show as one.
+    const server = await rawServer(() =>
+      server.requests.length === 1
+        ? 'HTTP/1.1 503 Service Unavailable\r\nretry-after: 2\r\nkeep-alive: timeout=2\r\ncontent-length: 0\r\n\r\n'
+        : 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n[]',
+    );
+    const result = await run(['pets', 'list', '--json'], {
+      env: envFor(server.url),
+      // The wait for Retry-After is real here: the connection's idle time is what is tested.
+      timing: { sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) },
+    });
+    expect(result).toEqual({ code: 0, stdout: '[]\n', stderr: '', prompts: [] });
+    expect(server.requests).toEqual(['GET /v1/pets HTTP/1.1', 'GET /v1/pets HTTP/1.1']);
+    expect(server.connections()).toBe(2);
   });
 });
