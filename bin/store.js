@@ -352,7 +352,7 @@ function hashOfMemory(exports, length) {
 /**
  * Runs a CommonJS file of dist/ with the code cache `key` when there is a valid one; otherwise,
  * once the command has succeeded, saves the code V8 compiled during the run for the next time.
- * The program's `require('./table.cjs')` (and conf.cjs, undici.cjs: scripts/build.js) comes
+ * The program's `require('./table.cjs')` (and its other side files: scripts/build.js) comes
  * here too, each with a cache of its own, once per process (`parent`: the program's build).
  */
 function runWithCodeCache(file, key, parent) {

@@ -1,6 +1,6 @@
 // `npm run build`: src/ bundled by esbuild into dist/: store.cjs, the program, the
-// side files below (table.cjs, conf.cjs, undici.cjs), and llhttp's WebAssembly builds
-// (llhttp_simd.wasm, llhttp.wasm: undici's HTTP/1 parser, read when a request is answered). bin/store.js runs them
+// side files below (SIDE_FILES), and llhttp's WebAssembly builds (llhttp_simd.wasm,
+// llhttp.wasm: undici's HTTP/1 parser, read when undici answers its first request). bin/store.js runs them
 // through vm.Script with V8 code caches made after a run (see there why), so they are
 // CommonJS files: vm runs scripts, not ES modules. What the program imports lazily (the
 // HTTP client, the sandbox, conf…) is in store.cjs but runs only when imported. Type

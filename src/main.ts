@@ -18,7 +18,7 @@ import { type IOStreams, systemIO, writeErrorsArrived } from './io.js';
 import { stringifyJson } from './json.js';
 import { describeWriteError } from './output-stream.js';
 import { untilCtrlC } from './reading.js';
-import { sanitize } from './render/sanitize.js';
+import { sanitizeLines } from './render/sanitize.js';
 import { restartWithV8Flags } from './restart.js';
 import {
   DEFAULT_TIMEOUT_SECONDS,
@@ -195,7 +195,7 @@ function report(
   // A stack trace helps only with a bug: an API or usage error is told in full above.
   const internal = !(how.original instanceof CliError);
   if (how.debug && internal && how.original instanceof Error && how.original.stack) {
-    io.err(`${how.original.stack.split('\n').map(sanitize).join('\n')}\n`, true);
+    io.err(`${sanitizeLines(how.original.stack)}\n`, true);
   }
   return error.exitCode;
 }

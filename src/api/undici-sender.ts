@@ -6,7 +6,7 @@
 import type { Dispatcher } from 'undici';
 import { Answer, type Exchange, type Outgoing, type Progress, type Sender } from './exchange.js';
 
-export interface ProxySettings {
+interface ProxySettings {
   httpProxy?: string;
   httpsProxy?: string;
   noProxy?: string;
@@ -29,8 +29,8 @@ export class UndiciSender implements Sender {
       bodyTimeout: this.timeoutMs,
     };
     const { proxies } = this;
-    // Straight to the server, its Agent alone: undici's index (fetch, WebSocket, caches…)
-    // weighed 10 MiB more in a 10,000-animal import.
+    // Straight to the server, its Agent alone, not undici's index (fetch, WebSocket, caches…):
+    // a bulk add's memory (docs/performance.md).
     this.agent ??= proxies
       ? import('undici').then((loaded) => {
           // Bundled, a CommonJS module comes back as its `default`.

@@ -224,7 +224,6 @@ export async function importPets(
         });
     // A dry run sends nothing: there is nothing to resume.
     const resumeWith = api && resumeCommand(opts, options, ctx.env, await ctx.profile());
-    const resumeHint = (at: number) => resumeWith?.(at);
 
     let stopped: { n: number; error: CliError } | undefined;
     // The inputs whose request is on its way now. The others started wait for a place in the
@@ -318,7 +317,7 @@ export async function importPets(
       const { resume, everySent } = sendingStopped();
       return report.quitAtOnce(
         quitAtOnceNote(resume, everySent, waited),
-        everySent ? undefined : resumeHint(resume),
+        everySent ? undefined : resumeWith?.(resume),
       );
     });
     try {
@@ -417,7 +416,7 @@ export async function importPets(
       if (read === skip) throw new SilentExit(ExitCode.interrupted);
       await report.finish(
         everySent ? 'interrupted once every input had been sent' : `interrupted: ${notSent}`,
-        everySent ? undefined : resumeHint(resume),
+        everySent ? undefined : resumeWith?.(resume),
       );
       sayWhatFilesMiss(true);
       throw new SilentExit(ExitCode.interrupted);
@@ -435,20 +434,20 @@ export async function importPets(
       const rest = everySent ? ' once every input had been sent' : `, ${notSent}`;
       await report.finish(
         `output failed${rest}`,
-        everySent ? undefined : resumeHint(resume),
+        everySent ? undefined : resumeWith?.(resume),
         'output_failed',
       );
       sayWhatFilesMiss(true);
       throw new SilentExit(ExitCode.failure);
     }
     if (journal?.error && !readToEnd) {
-      await report.finish(`stopped: ${notSent}`, resumeHint(resume), 'journal_failed');
+      await report.finish(`stopped: ${notSent}`, resumeWith?.(resume), 'journal_failed');
       sayWhatFilesMiss(true);
       throw new SilentExit(ExitCode.failure);
     }
     await report.finish(
       undefined,
-      stopped && report.notSent.length > 0 ? resumeHint(resume) : undefined,
+      stopped && report.notSent.length > 0 ? resumeWith?.(resume) : undefined,
     );
     sayWhatFilesMiss(false);
     if (fileErrors.length > 0) {

@@ -21,7 +21,7 @@ import { fileProblem } from '../file-errors.js';
 import { parseJson, stringifyJson } from '../json.js';
 import { readAllBytes, utf8Text } from '../reading.js';
 import { writeJson } from '../render/output.js';
-import { sanitize } from '../render/sanitize.js';
+import { sanitize, sanitizeLines } from '../render/sanitize.js';
 import * as z from '../zod.js';
 import { defineCommand } from './define.js';
 import { fileName, hasUnreadableBytes, notUtf8, switchFlag } from './flags.js';
@@ -334,7 +334,7 @@ async function printResponse(
   // On a terminal, server text is shown as text; in a pipe it goes through untouched, but for
   // the key, which a server may echo (a 401's message): masked, as everywhere but auth token.
   const shown = (text: string) =>
-    io.stdoutIsTTY ? api.redact(text).split('\n').map(sanitize).join('\n') : api.redact(text);
+    io.stdoutIsTTY ? sanitizeLines(api.redact(text)) : api.redact(text);
   if (include) {
     const lines = [`HTTP/1.1 ${response.status} ${statusText(response.status) ?? ''}`.trimEnd()];
     for (const [name, value] of Object.entries(response.headers)) {

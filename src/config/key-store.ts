@@ -252,8 +252,8 @@ export type SaveResult = (
   /** `failure`: why the keyring could not be used (none when the file was asked for). */
   | { storage: 'file'; failure?: string }
 ) & {
-  /** The profile's previous entry, which holds its old key and could not be removed. */
-  stale?: StaleEntry;
+  /** The entries the profile no longer names that hold an old key and could not be removed. */
+  stale: StaleEntry[];
 };
 
 /**
@@ -308,7 +308,9 @@ export async function saveKey(
     if (inKeyringNow) await putBack(loadKeyring, account, previous);
     throw error;
   }
-  const result: SaveResult = inKeyringNow ? { storage: 'keyring' } : { storage: 'file', failure };
+  const result: SaveResult = inKeyringNow
+    ? { storage: 'keyring', stale: [] }
+    : { storage: 'file', failure, stale: [] };
   // An entry the profile no longer names holds its old key: removed (the account of a
   // profile stored before accounts were recorded, or its entry now that the key is in the
   // file). A keyring that just failed is not asked again: the entry is said to stay, as
@@ -316,7 +318,7 @@ export async function saveKey(
   for (const gone of new Set([oldAccount, replaced])) {
     if (gone === undefined || (inKeyringNow && gone === account)) continue;
     const reason = failure ?? (await removeEntry(loadKeyring, gone, options.signal));
-    if (reason !== undefined) result.stale ??= { account: gone, reason };
+    if (reason !== undefined) result.stale.push({ account: gone, reason });
   }
   return result;
 }

@@ -9,7 +9,7 @@ import { parseJson, stringifyJson } from '../json.js';
 import { chunkedOut } from './chunks.js';
 import type { JqEngine } from './jq.js';
 import { fitColumns } from './layout.js';
-import { sanitize, tsvField } from './sanitize.js';
+import { sanitize, sanitizeLines, tsvField } from './sanitize.js';
 import type { CellTable, ColorFn } from './table.js';
 import { textWidth } from './width.js';
 
@@ -99,14 +99,14 @@ async function writeJq(io: IOStreams, expression: string, text: string): Promise
   // text, neutralised on a terminal as on stdout.
   if (run.stderr !== '') {
     const said = run.stderr.replace(/\n$/, '');
-    io.err(`${io.stderrIsTTY ? shownLines(said) : said}\n`);
+    io.err(`${io.stderrIsTTY ? sanitizeLines(said) : said}\n`);
   }
   const out = chunkedOut(io);
   for (const result of run.results) {
     let line: string;
     if (result.startsWith('"')) {
       const raw = JSON.parse(result) as string;
-      line = io.stdoutIsTTY ? shownLines(raw) : raw;
+      line = io.stdoutIsTTY ? sanitizeLines(raw) : raw;
     } else {
       line = io.stdoutIsTTY ? stringifyJson(parseJson(result), 2) : result;
     }
@@ -119,7 +119,6 @@ async function writeJq(io: IOStreams, expression: string, text: string): Promise
 }
 
 /** Text of several lines for a terminal: each line's control characters shown, not sent. */
-const shownLines = (text: string) => text.split('\n').map(sanitize).join('\n');
 
 type TableModule = typeof import('./table.js');
 let tableLoading: Promise<TableModule> | undefined;

@@ -18,6 +18,11 @@ export function sanitize(text: string): string {
   });
 }
 
+/** Text of several lines, each line sanitised and the line breaks kept. */
+export function sanitizeLines(text: string): string {
+  return text.split('\n').map(sanitize).join('\n');
+}
+
 /** A field of a tab-separated row: sanitised, with a backslash written `\\`, so that a `\t` in
  * the output always stands for a tab (and `Rex\tJr` typed with a backslash stays apart from it):
  * a script can read every value back (PostgreSQL's text format does the same). */

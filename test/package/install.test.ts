@@ -69,13 +69,14 @@ describe('the packed tarball', () => {
     expect(packed).toContain('bin/store.js');
     // It says bin/store.js is CommonJS (the package is ES modules): without it the shim fails.
     expect(packed).toContain('bin/package.json');
-    // The program and the files it requires when needed (a table, a config write, a proxy,
-    // `store mcp`, the HTTP/1 parser).
+    // The program and the files it requires when needed (a table, a config write, a proxy, a
+    // bulk add's pool, `store mcp`, the HTTP/1 parser).
     for (const file of [
       'store.cjs',
       'table.cjs',
       'conf.cjs',
       'undici.cjs',
+      'agent.cjs',
       'mcp.cjs',
       'llhttp_simd.wasm',
       'llhttp.wasm',

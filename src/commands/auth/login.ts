@@ -101,7 +101,7 @@ export async function run(opts: LoginOptions, ctx: Context): Promise<void> {
       `warning: the system keyring cannot be used (${saved.failure}); the key is stored in plain text in ${config.path}`,
     );
   }
-  if (saved.stale) ctx.warn(staleEntryWarning(profile.name, saved.stale));
+  for (const stale of saved.stale) ctx.warn(staleEntryWarning(profile.name, stale));
   // No claim the tool did not check: a key saved unchecked is said to be just that.
   const done = opts.verify
     ? `Logged in to profile ${profile.name} with key ${maskKey(key)}`
