@@ -4,33 +4,14 @@
 // point), loopback servers only.
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_BYTES } from '../../src/mcp/result.js';
 import { afterThisTest } from '../helpers/cleanup.js';
 import { type FaultServer, faultServer, listen, reply } from '../helpers/fault-server.js';
+import { serve } from '../helpers/mcp.js';
 import { BIN, collect, processEnv, store } from '../helpers/process.js';
 
 const KEY = 'k-5e1f0a9b7c3d2468';
-
-/** `store mcp …args` with `env`, connected to the SDK's client. */
-async function serve(args: string[], env: NodeJS.ProcessEnv) {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'mcp', ...args],
-    env: env as Record<string, string>,
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const client = new Client({ name: 'store-test', version: '1.0.0' });
-  afterThisTest(() => client.close());
-  await client.connect(transport);
-  return { client, stderr: () => stderr };
-}
 
 const INITIALIZE = {
   jsonrpc: '2.0',

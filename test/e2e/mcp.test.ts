@@ -1,41 +1,16 @@
 // `store mcp` as an agent meets it: bin/store.js started as a process, spoken to by the SDK's
 // own client over stdio, against the sandbox on loopback.
 import { spawn } from 'node:child_process';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
 import { afterThisTest } from '../helpers/cleanup.js';
 import { faultServer } from '../helpers/fault-server.js';
+import { serve } from '../helpers/mcp.js';
 import { BIN, collect, processEnv, startSandbox, store } from '../helpers/process.js';
 
 const READ_TOOLS = ['api_get', 'auth_status', 'orders_list', 'pets_get', 'pets_list'];
 const WRITE_TOOLS = ['messages_send', 'pets_add'];
 const USAGE_MEANING =
   'usage: unknown command or flag, missing or invalid argument or flag value, refused configuration — nothing was sent';
-
-interface Served {
-  client: Client;
-  /** What the server wrote on stderr so far. */
-  stderr(): string;
-}
-
-/** `store mcp …args` with `env`, connected to the SDK's client. */
-async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<Served> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'mcp', ...args],
-    env: env as Record<string, string>,
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const client = new Client({ name: 'store-test', version: '1.0.0' });
-  afterThisTest(() => client.close());
-  await client.connect(transport);
-  return { client, stderr: () => stderr };
-}
 
 /** The sandbox's request lines since the test started listening (`GET /v1/pets 200`). */
 function requestLog(child: { stderr: NodeJS.ReadableStream | null }): () => string[] {
