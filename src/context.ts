@@ -61,6 +61,9 @@ export interface Context {
     rateLimitRetries?: number;
     /** Many requests to come (bulk add): undici's pool (TransportOptions.many). */
     many?: boolean;
+    /** Where the client's warnings (without `warning:`) and the profile line go, instead of
+     * stderr as text (bulk add under --json: JSON lines). */
+    say?: { warning: (message: string) => void; notice: (line: string) => void };
     /** Replaces the dim line a terminal shows for each retry. */
     onRetry?: (notice: RetryNotice) => void;
     /** false: no spinner while waiting for an answer (bulk add shows its own progress). */
@@ -138,7 +141,12 @@ export function createContext(
   // every command that changes data, production included.
   // The line names the base URL of the request: the messages URL for a message, when the
   // profile or STORE_MESSAGES_URL sends messages elsewhere.
-  const announce = (resolved: ResolvedProfile, writes: boolean, root: 'api' | 'messages') => {
+  const announce = (
+    resolved: ResolvedProfile,
+    writes: boolean,
+    root: 'api' | 'messages',
+    show: (line: string) => void,
+  ) => {
     if (announced || !io.stderrIsTTY) return;
     const messages = root === 'messages' && resolved.messagesUrl !== resolved.baseUrl;
     const source = messages
@@ -151,7 +159,7 @@ export function createContext(
     announced = true;
     const url = messages ? resolved.messagesUrl : resolved.baseUrl;
     const from = source === 'profile' ? '' : `, from ${source}`;
-    dimLine(`Using profile ${resolved.name} (${url}${from})`);
+    show(`Using profile ${resolved.name} (${url}${from})`);
   };
 
   const ctx: Context = {
@@ -223,11 +231,14 @@ export function createContext(
         env,
         signal: overrides.interruptible === false ? undefined : signal,
         trace: options.debug ? (line) => io.err(`${sanitize(line)}\n`, true) : undefined,
-        warn: deprecationsOn ? warn : undefined,
+        warn: deprecationsOn
+          ? (overrides.say?.warning ?? ((message) => warn(`warning: ${message}`)))
+          : undefined,
         timing,
         onRetry: overrides.onRetry ?? onRetry,
         waiting: overrides.spinner === false ? undefined : (label) => io.waiting(label),
-        beforeRequest: (writes, root) => announce(resolved, writes, root),
+        beforeRequest: (writes, root) =>
+          announce(resolved, writes, root, overrides.say?.notice ?? dimLine),
         // A key given for this call (auth login) is not the profile's: no hint about it.
         authHint: overrides.apiKey === undefined ? rejectedKeyHint(resolved) : undefined,
         unreachableHint: sandboxHint(resolved),
@@ -237,7 +248,7 @@ export function createContext(
       return client;
     },
     warn,
-    prompter: asker(io, signal, async () => announce(await ctx.profile(), true, 'api')),
+    prompter: asker(io, signal, async () => announce(await ctx.profile(), true, 'api', dimLine)),
     deprecation: (line) => {
       if (deprecationsOn) warn(line);
     },

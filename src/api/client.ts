@@ -63,8 +63,9 @@ export interface ApiClientOptions {
   signal?: AbortSignal;
   /** Receives --debug trace lines; absent when tracing is off. */
   trace?: (line: string) => void;
-  /** Receives warning lines (deprecation headers); absent when they are silenced. */
-  warn?: (line: string) => void;
+  /** Receives warnings (deprecation headers), without their `warning:`; absent when they are
+   * silenced. */
+  warn?: (message: string) => void;
   timing: RetryTiming;
   /** Told before each retry's wait (a terminal shows it). */
   onRetry?: (notice: RetryNotice) => void;
@@ -353,7 +354,7 @@ export class ApiClient {
     if (!deprecated && sunsetMs === undefined) return;
     const when = sunsetMs === undefined ? undefined : new Date(sunsetMs).toISOString().slice(0, 10);
     if (announcedSunset !== undefined && (when === undefined || when === announcedSunset)) return;
-    const line = `warning: the API marks ${method} ${this.shownPath(url)} as deprecated${when ? `; it will be removed on ${when}` : ''}`;
+    const line = `the API marks ${method} ${this.shownPath(url)} as deprecated${when ? `; it will be removed on ${when}` : ''}`;
     if (this.warned.has(line)) return;
     this.warned.add(line);
     warn(line);

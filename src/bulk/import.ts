@@ -213,6 +213,13 @@ export async function importPets(
       : await ctx.api({
           interruptible: false,
           many: true,
+          // Under --json every line of a bulk add's stderr is JSON: the client's too.
+          say: options.json
+            ? {
+                warning: (message: string) => report.warningLine(message),
+                notice: (line: string) => report.notice(line),
+              }
+            : undefined,
           // The progress line says what is going on; a spinner would fight it for the line.
           spinner: false,
           rateLimitRetries: RATE_LIMIT_RETRIES,

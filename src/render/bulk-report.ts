@@ -291,6 +291,11 @@ export class BulkReport {
     this.err(warningLine(this.options.json, message));
   }
 
+  /** A notice on stderr (the profile in use), made safe for a terminal; JSON under --json. */
+  notice(text: string): void {
+    this.err(noticeLine(this.options.json, text));
+  }
+
   /** Every count, and where the files are; on a terminal with the time taken, in a log
    * without it, so that it reads the same. */
   summary(): string {

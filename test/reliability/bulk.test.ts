@@ -408,6 +408,32 @@ describe('pets add --file in bulk', () => {
   });
 });
 
+describe('pets add --file --json: every line on stderr is JSON', () => {
+  it('says the service’s deprecation, and the profile in use on a terminal, as JSON lines', async () => {
+    const server = await faultServer((_req, res, n) =>
+      reply(res, 201, `{"id":${n},"name":"Rex","categoryId":1}`, {
+        deprecation: '@1924905600',
+        sunset: 'Wed, 01 Jan 2031 00:00:00 GMT',
+      }),
+    );
+    const result = await run(['pets', 'add', '--file', '-', '--json'], {
+      env: envFor(server.url),
+      stdin: '{"name":"Rex","categoryId":1}\n{"name":"Rex","categoryId":1}\n',
+      tty: { stderr: true },
+    });
+    expect(result.code).toBe(0);
+    // The progress line is drawn and erased in place (\r, erase to the end of the line): what
+    // stays of each line is what follows its last erase.
+    const lines = result.stderr.split('\n').map((line) => line.split('\u001b[K').at(-1));
+    expect(lines).toEqual([
+      `{"notice":{"message":"Using profile production (${server.url}, from STORE_BASE_URL)"}}`,
+      '{"warning":{"message":"the API marks POST /pets as deprecated; it will be removed on 2031-01-01"}}',
+      '{"summary":{"created":2,"failed":0,"uncertain":0,"notSent":0}}',
+      '',
+    ]);
+  });
+});
+
 describe('pets add --file: the progress line counts toward the total', () => {
   /** What the progress line drew over an import of 6 animals answered 120 ms apart. */
   async function drawn(args: string[], stdin?: string) {
