@@ -14,6 +14,7 @@ import type { Context } from '../../context.js';
 import { type Column, renderRows } from '../../render/output.js';
 import * as z from '../../zod.js';
 import { defineCommand } from '../define.js';
+import { didYouMean } from '../help/suggest.js';
 
 function hasStoredKey(stored: StoredProfile | undefined): boolean {
   return stored?.apiKey !== undefined || stored?.keyStorage === 'keyring';
@@ -66,7 +67,7 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
   if (!profileExists(data, current)) {
     const via = profileSourceName(source);
     ctx.warn(
-      `warning: the profile in use, ${quote(current)}${via ? ` (set in ${via})` : ''}, does not exist; commands that use it will fail`,
+      `warning: the profile in use, ${quote(current)}${via ? ` (set in ${via})` : ''}, does not exist${didYouMean(current, profileNames(data))}; commands that use it will fail`,
     );
   }
   const rows = profileNames(data).map((name): ProfileRow => {

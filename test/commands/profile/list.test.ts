@@ -89,6 +89,15 @@ describe('store profile list', () => {
     });
   });
 
+  it('names the profile a mistyped one may mean', async () => {
+    const { env } = setup({ STORE_PROFILE: 'stagin' });
+    const result = await run(['profile', 'list'], { env });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      'warning: the profile in use, "stagin" (set in STORE_PROFILE), does not exist (did you mean "staging"?); commands that use it will fail\n',
+    );
+  });
+
   it('on a terminal, cuts URLs in the middle, and leaves out MESSAGES URL when it is every base URL', async () => {
     // Cut at the end, the two staging-eu URLs looked alike, and so did production's and
     // staging's at 60 columns (`https://api.…`), beside a column that repeated them.
