@@ -22,7 +22,7 @@ export function normalizeJsonFlag(argv: readonly string[], program: Command): st
     }
     if (arg === '--json') {
       const next = argv[i + 1];
-      if (next !== undefined && takesAsFields(command, operands, next)) {
+      if (next !== undefined && takesAsFields(command, operands, next, argv.slice(i + 2))) {
         out.push(`--json=${next}`);
         i += 1;
       } else out.push('--json=');
@@ -56,8 +56,13 @@ function takesValue(command: Command, flag: string): boolean {
   return false;
 }
 
-function takesAsFields(command: Command, operands: number, word: string): boolean {
+function takesAsFields(command: Command, operands: number, word: string, rest: string[]): boolean {
   if (!FIELD_LIST.test(word) || (operands === 0 && subcommand(command, word))) return false;
+  // Before any command is named, a word is a field list only when a command follows it
+  // (`store --json id,name pets list`); else it is the command, mistyped (`store --json pest`).
+  if (operands === 0 && command.commands.length > 0) {
+    return rest.some((later) => subcommand(command, later) !== undefined);
+  }
   const args = command.registeredArguments;
   const room = args.some((arg) => arg.variadic) || operands < args.length;
   if (!room) return true;

@@ -47,6 +47,26 @@ describe('--json FIELDS', () => {
     expect(result).toMatchObject({ code: 0, stdout: '{\n  "name": "Tom"\n}\n', stderr: '' });
   });
 
+  it.each([
+    [
+      ['--json', 'bogus'],
+      'unknown command \\"bogus\\"; commands: pets, messages, orders, auth, profile, api, sandbox, mcp, completion',
+    ],
+    [['--json', 'pest', 'list'], 'unknown command \\"pest\\" (did you mean \\"pets\\"?)'],
+  ])(
+    '%j: a word after --json and before any command is the command, mistyped',
+    async (argv, message) => {
+      const result = await run(argv, { env: env() });
+      expect(result).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `{"error":{"code":"usage_error","message":"${message}","status":null}}\n`,
+        prompts: [],
+      });
+      expect(unexpected).toEqual([]);
+    },
+  );
+
   it('takes a word after --json as fields only where it can be fields', async () => {
     // A command word, an id, a profile name: not fields.
     listed();
