@@ -168,7 +168,11 @@ export class BulkReport {
       case 'not_sent':
         this.notSent.push(n);
         this.firstNotSent ??= outcome.error;
-        if (json) this.line({ input: n, error: toReport(outcome.error) });
+        if (json) {
+          // One short line each: the stop's hint was said once, with the input that stopped it.
+          const { hint: _, ...error } = toReport(outcome.error);
+          this.line({ input: n, error });
+        }
         break;
     }
     this.progress();

@@ -132,7 +132,7 @@ describe('every command that calls the API', () => {
       code: 4,
       stdout:
         `{"input":1,"line":1,"error":{"code":"unauthorized","message":"${masked}","status":401,${hint}}}\n` +
-        `{"input":2,"error":{"code":"not_sent","message":"input 1 failed: ${masked}","status":null,${hint}}}\n`,
+        `{"input":2,"error":{"code":"not_sent","message":"input 1 failed: ${masked}","status":null}}\n`,
       stderr:
         `{"error":{"code":"not_sent","message":"input 2 not sent: input 1 failed: ${masked}","status":null,${hint}}}\n` +
         '{"summary":{"created":0,"failed":1,"uncertain":0,"notSent":1,"hint":"resume with: store pets add --file - --json --concurrency 1 --skip 1"}}\n',

@@ -325,8 +325,8 @@ describe('pets add --file in bulk', () => {
       stdout:
         '{"input":1,"line":1,"error":{"code":"unauthorized","message":"no","status":401,"hint":"the key came from STORE_API_KEY"}}\n' +
         '{"input":2,"line":2,"error":{"code":"interrupted","message":"quit at once before its answer came: the animal may have been created","status":null}}\n' +
-        `{"input":3,"error":{"code":"not_sent","message":"${failed}","status":null,${hint}}}\n` +
-        `{"input":4,"error":{"code":"not_sent","message":"${failed}","status":null,${hint}}}\n`,
+        `{"input":3,"error":{"code":"not_sent","message":"${failed}","status":null}}\n` +
+        `{"input":4,"error":{"code":"not_sent","message":"${failed}","status":null}}\n`,
       stderr:
         '{"notice":{"message":"waiting for 1 request in flight (Ctrl-C again to quit at once)"}}\n' +
         `{"error":{"code":"not_sent","message":"inputs 3-4 not sent: ${failed}","status":null,${hint}}}\n` +
@@ -1050,8 +1050,8 @@ describe('pets add --file at scale: stop, slow down, resume', () => {
       code: 4,
       stdout:
         '{"input":1,"line":1,"error":{"code":"unauthorized","message":"no","status":401,"hint":"the key came from STORE_API_KEY"}}\n' +
-        '{"input":2,"error":{"code":"not_sent","message":"input 1 failed: no","status":null,"hint":"the key came from STORE_API_KEY"}}\n' +
-        '{"input":3,"error":{"code":"not_sent","message":"input 1 failed: no","status":null,"hint":"the key came from STORE_API_KEY"}}\n',
+        '{"input":2,"error":{"code":"not_sent","message":"input 1 failed: no","status":null}}\n' +
+        '{"input":3,"error":{"code":"not_sent","message":"input 1 failed: no","status":null}}\n',
       stderr:
         '{"error":{"code":"not_sent","message":"inputs 2-3 not sent: input 1 failed: no","status":null,"hint":"the key came from STORE_API_KEY"}}\n' +
         `{"summary":{"created":0,"failed":1,"uncertain":0,"notSent":2,"failedFile":"${failed}","hint":"resume with: store pets add --file - --json --concurrency 1 --failed ${failed} --skip 1"}}\n`,

@@ -641,7 +641,7 @@ describe('store pets add --file with a key the API refuses', () => {
       stdin: `${PET}\n${PET}\n${PET}\n`,
     });
     const notSent = (n: number) =>
-      `{"input":${n},"error":{"code":"not_sent","message":"input 1 failed: key revoked","status":null,"hint":"the key came from STORE_API_KEY"}}`;
+      `{"input":${n},"error":{"code":"not_sent","message":"input 1 failed: key revoked","status":null}}`;
     expect(result).toEqual({
       code: 4,
       stdout: `{"input":1,"line":1,"error":{"code":"unauthorized","message":"key revoked","status":401,"hint":"the key came from STORE_API_KEY"}}\n${notSent(2)}\n${notSent(3)}\n`,
