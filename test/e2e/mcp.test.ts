@@ -211,6 +211,8 @@ describe('store mcp', () => {
         },
       },
     });
+    // The sandbox logs a request as it answers it: its line can come after the answer.
+    await sandbox.logged('POST /v1/messages');
     expect(requests()).toEqual(['POST /v1/pets 201', 'POST /v1/messages 201']);
   });
 
