@@ -3,7 +3,7 @@
 // parser's WebAssembly at every start (docs/performance.md). Processes that make many requests
 // use undici's pool instead (undici-sender.ts): Node's Agent may hand out an idle connection
 // the server is closing.
-import type { Agent, IncomingMessage } from 'node:http';
+import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
 import { ResponseError } from '../errors.js';
 import {
   Answer,
@@ -37,7 +37,7 @@ export class DirectSender implements Sender {
       const headers: Record<string, string | number> = { ...out.headers };
       // A length, never chunked encoding: what undici sent and every server reads.
       if (out.body !== undefined) headers['content-length'] = Buffer.byteLength(out.body);
-      let request: import('node:http').ClientRequest;
+      let request: ClientRequest;
       try {
         request = http.request({
           protocol: out.url.protocol,

@@ -23,6 +23,11 @@ export class UndiciSender implements Sender {
   ) {}
 
   private dispatcher(): Promise<Dispatcher> {
+    this.agent ??= this.newDispatcher();
+    return this.agent;
+  }
+
+  private newDispatcher(): Promise<Dispatcher> {
     const limits = {
       connectTimeout: this.timeoutMs,
       headersTimeout: this.timeoutMs,
@@ -31,7 +36,7 @@ export class UndiciSender implements Sender {
     const { proxies } = this;
     // Straight to the server, its Agent alone, not undici's index (fetch, WebSocket, caches…):
     // a bulk add's memory (docs/performance.md).
-    this.agent ??= proxies
+    return proxies
       ? import('undici').then((loaded) => {
           // Bundled, a CommonJS module comes back as its `default`.
           const { EnvHttpProxyAgent, Pool } = (
@@ -46,7 +51,6 @@ export class UndiciSender implements Sender {
           } as ConstructorParameters<typeof EnvHttpProxyAgent>[0]);
         })
       : import('undici/lib/dispatcher/agent.js').then(({ default: Agent }) => new Agent(limits));
-    return this.agent;
   }
 
   async send(out: Outgoing, signal: AbortSignal, progress: Progress): Promise<Exchange> {

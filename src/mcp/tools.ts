@@ -1,7 +1,8 @@
 // The tools `store mcp` offers, made from the command declarations (src/commands/define.ts,
-// `mcp`): each command's flags and arguments become its input schema, its help its
-// description (or the declaration's words for MCP, where the help speaks of the command line). A tool call's arguments become the values commander would have collected, and
-// go through the command's own parsing and checks: a bad one is refused as on the command line.
+// `mcp`): each command's flags and arguments become its input schema, its help its description
+// (or the declaration's words for MCP, where the help speaks of the command line). A tool
+// call's arguments become the values commander would have collected, and go through the
+// command's own parsing and checks: a bad one is refused as on the command line.
 
 import type { ArgSpec, FlagSpec, OutputSpec, ToolSource } from '../commands/define.js';
 import { choices, takes } from '../commands/flags.js';

@@ -118,8 +118,6 @@ async function writeJq(io: IOStreams, expression: string, text: string): Promise
   out.end();
 }
 
-/** Text of several lines for a terminal: each line's control characters shown, not sent. */
-
 type TableModule = typeof import('./table.js');
 let tableLoading: Promise<TableModule> | undefined;
 let loadedTable: TableModule | undefined;
