@@ -177,7 +177,6 @@ export async function importPets(
     },
   });
   const inputsByNumber = new Map<number, Input>();
-  let notSentFrom: number | undefined;
   let firstFailure: CliError | undefined;
   const window = new OrderedWindow<Outcome>({
     span: opts.concurrency,
@@ -189,9 +188,8 @@ export async function importPets(
       inputsByNumber.delete(n);
       // Recorded before it is printed: a resume never prints an outcome twice.
       journal?.reported(n);
-      if (outcome.kind === 'not_sent' && !notSentFrom && failedFile) {
+      if (outcome.kind === 'not_sent' && report.notSent.length === 0 && failedFile) {
         // Where the inputs not sent begin in --failed: a run resumed with --skip sends them.
-        notSentFrom = n;
         journal?.notSent(n, failedFile.size());
       }
       if (outcome.kind === 'failed' || outcome.kind === 'not_sent') {
@@ -364,13 +362,7 @@ export async function importPets(
       if (readToEnd && (skip === 0 || inputs > skip)) begin();
     } catch (error) {
       // The stream destroyed by Ctrl-C ends the reading; anything else is a real failure.
-      if (!signal.aborted) {
-        // A file that is no JSON or NDJSON at all, found before any input was taken: the
-        // journal begun for it records nothing (left, it would refuse every later run as cut
-        // short).
-        if (error instanceof FlagError && !opts.resume && read === skip) journal?.remove();
-        throw error;
-      }
+      if (!signal.aborted) throw error;
     } finally {
       try {
         // Listening until the requests in flight end: a Ctrl-C once everything was read still
@@ -468,6 +460,8 @@ export async function importPets(
     if (firstFailure) throw new SilentExit(firstFailure.exitCode);
   } finally {
     report.stopProgress();
+    // Closed here too: a run that ends before it reads (no key) never reaches the reading's.
+    for (const file of files) file.close();
     journal?.close();
     // The default file beside --failed is made only to be written to: gone when it holds
     // nothing (a resumed import's holds what the run it continues wrote), however the run ended.
