@@ -104,3 +104,15 @@ export function baseUrlWarnings(url: URL, what = '--base-url'): string[] {
   }
   return warnings;
 }
+
+/** The URL requests are sent under, as the client makes it (api/client.ts): parsed, so that
+ * `HTTP://…` and `…/v1/.` are the place `http://…/v1` is, and joined to paths without a
+ * trailing slash. One the client refuses (a carriage return from a CRLF env file, which the URL parser
+ * alone would drop) reaches nothing: undefined. */
+export function requestRoot(text: string): string | undefined {
+  try {
+    return parseBaseUrl(text, 'the URL').href.replace(/\/+$/, '');
+  } catch {
+    return undefined;
+  }
+}

@@ -11,6 +11,7 @@
 const fs = process.getBuiltinModule('node:fs');
 const { basename, dirname, isAbsolute, join, resolve } = process.getBuiltinModule('node:path');
 
+import { requestRoot } from '../api/urls.js';
 import {
   makeFolders,
   NotRegularFileError,
@@ -116,10 +117,10 @@ export function defaultJournalPath(
 }
 
 /** A base URL as the journal records where an import goes: `…/v1/` and `…/v1` are one
- * place, and so are a host in capitals and in lower case. */
+ * place, and so are a host in capitals and in lower case (requestRoot). One the client refuses
+ * sends nothing, and begins no journal: as written. */
 export function destinationOf(baseUrl: string): string {
-  const url = URL.parse(baseUrl);
-  return (url ? url.href : baseUrl).replace(/\/+$/, '');
+  return requestRoot(baseUrl) ?? baseUrl;
 }
 
 /** The user's cache folder, as bin/store.js finds it for code caches. */
@@ -166,7 +167,6 @@ export class Journal {
   private header: string | undefined;
   /** Whether the file held a journal when opened (an earlier import's). */
   private readonly existed: boolean;
-  private closed = false;
   /** Closed or removed, and its lock given up: another import may own the path now. */
   private done = false;
 
@@ -241,10 +241,24 @@ export class Journal {
    * Removed before its lock is given up (the next import must not find it); an earlier
    * import's journal is left as it was when this import never began. */
   remove(): void {
+    this.finish(this.begun || !this.existed);
+  }
+
+  /** Kept for a resume; but one made by this run and never begun, empty, would read as no
+   * journal at all: removed. */
+  close(): void {
+    this.finish(!this.begun && !this.existed);
+  }
+
+  private finish(unlink: boolean): void {
     if (this.done) return;
     this.done = true;
-    this.closeFile();
-    if (this.begun || !this.existed) {
+    try {
+      fs.closeSync(this.fd);
+    } catch {
+      // Closed already.
+    }
+    if (unlink) {
       try {
         fs.unlinkSync(this.path);
       } catch {
@@ -252,31 +266,6 @@ export class Journal {
       }
     }
     this.release();
-  }
-
-  close(): void {
-    if (this.done) return;
-    this.done = true;
-    this.closeFile();
-    // Made by this run and never begun: empty, it would read as no journal at all.
-    if (!this.begun && !this.existed) {
-      try {
-        fs.unlinkSync(this.path);
-      } catch {
-        // Gone already.
-      }
-    }
-    this.release();
-  }
-
-  private closeFile(): void {
-    if (this.closed) return;
-    this.closed = true;
-    try {
-      fs.closeSync(this.fd);
-    } catch {
-      // Closed already.
-    }
   }
 
   private line(text: string): void {

@@ -1,7 +1,7 @@
 // What `store sandbox` tells the rest of the machine: a record in the config folder (so that
 // `store -p sandbox …` reaches it on any port, see config/sandbox-record.ts) and the line
 // naming the command to use.
-import { isLoopbackHost, parseBaseUrl } from '../api/urls.js';
+import { isLoopbackHost, requestRoot } from '../api/urls.js';
 import { configDir } from '../config/dir.js';
 import { BUILTIN_PROFILES } from '../config/profiles.js';
 import { shellWord } from '../config/quote.js';
@@ -73,18 +73,6 @@ export async function announceSandbox(
     readyLine: `Sandbox ready: ${[...prefix, 'store -p sandbox pets list'].join(' ')}`,
     withdraw,
   };
-}
-
-/** The URL requests are sent under, as the client makes it (api/client.ts): parsed, so that
- * `HTTP://…` or `…/v1/.` is the sandbox's own URL, and joined to paths without a trailing
- * slash. One the client refuses (a carriage return from a CRLF env file, which the URL parser
- * alone would drop) reaches nothing: undefined. */
-function requestRoot(text: string): string | undefined {
-  try {
-    return parseBaseUrl(text, 'the URL').href.replace(/\/+$/, '');
-  } catch {
-    return undefined;
-  }
 }
 
 function reason(error: unknown): string {
