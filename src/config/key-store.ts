@@ -34,9 +34,14 @@ export interface StaleEntry {
   reason: string;
 }
 
-/** The warning line for an entry left in the keyring. */
-export function staleEntryWarning(profile: string, stale: StaleEntry): string {
-  return `warning: the old key of profile ${profile} stays in the system keyring (${stale.reason}): service "${KEYRING_SERVICE}", account "${stale.account}"`;
+/** The warning line for an entry left in the keyring: `the old key` (a login replaced it) or
+ * `the key` (its profile was removed). */
+export function staleEntryWarning(
+  profile: string,
+  stale: StaleEntry,
+  which = 'the old key',
+): string {
+  return `warning: ${which} of profile ${profile} stays in the system keyring (${stale.reason}): service "${KEYRING_SERVICE}", account "${stale.account}"`;
 }
 
 /** Entries by account (keyringAccount()). Each call rejects when the keyring cannot be used
@@ -54,10 +59,9 @@ export interface Keyring {
 export type KeyringLoader = () => Promise<Keyring>;
 
 /**
- * How long one keyring call may take. A Secret Service answers a read in well under a second,
- * even when D-Bus has to start it; a bus or service that says nothing for this long is taken
- * as one that cannot be used (an unlock prompt left unanswered that long too: unlock, then run
- * the command again), instead of holding the command for ever.
+ * How long one keyring call may take: a bus or service that says nothing for this long is
+ * taken as one that cannot be used (an unlock prompt left unanswered that long too: unlock,
+ * then run the command again), instead of holding the command for ever.
  */
 export const KEYRING_TIMEOUT_MS = 5000;
 

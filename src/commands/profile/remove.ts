@@ -1,4 +1,9 @@
-import { KEYRING_SERVICE, keyringAccount, removeEntry } from '../../config/key-store.js';
+import {
+  inKeyring,
+  keyringAccount,
+  removeEntry,
+  staleEntryWarning,
+} from '../../config/key-store.js';
 import { commandFor } from '../../config/profile-hints.js';
 import {
   currentProfileName,
@@ -47,7 +52,7 @@ export async function run(opts: RemoveOptions, ctx: Context): Promise<void> {
   }
   const wasCurrent = currentProfileName(before) === opts.name;
   const stored = storedProfile(before, opts.name);
-  const account = stored?.keyStorage === 'keyring' ? keyringAccount(opts.name, stored) : undefined;
+  const account = inKeyring(stored) ? keyringAccount(opts.name, stored) : undefined;
   // Its key goes with it, first: a command stopped meanwhile (Ctrl-C, killed) leaves the
   // profile, whose next removal finds the entry, rather than an entry no profile names.
   const stays =
@@ -64,10 +69,8 @@ export async function run(opts: RemoveOptions, ctx: Context): Promise<void> {
       : `Removed profile ${opts.name}`,
     { profile: opts.name, removed: true, current },
   );
-  if (stays !== undefined) {
-    ctx.warn(
-      `warning: the key of profile ${opts.name} stays in the system keyring (${stays}): service "${KEYRING_SERVICE}", account "${account}"`,
-    );
+  if (stays !== undefined && account !== undefined) {
+    ctx.warn(staleEntryWarning(opts.name, { account, reason: stays }, 'the key'));
   }
   if (ctx.env.STORE_PROFILE === opts.name) {
     ctx.warn(`note: STORE_PROFILE=${opts.name} names the removed profile; \`unset STORE_PROFILE\``);
