@@ -10,6 +10,9 @@ import { JsonDepthError, parseJson, TOO_DEEP } from '../json.js';
 
 /** Far beyond any animal (the service takes bodies up to 1 MiB). */
 export const MAX_LINE_BYTES = 1024 * 1024;
+
+/** The failure of an input over MAX_LINE_BYTES. */
+const tooLong = () => rejected('invalid_json', 'longer than 1 MiB');
 /** A JSON document (not NDJSON) is read whole: bounded so that /dev/zero cannot exhaust memory. */
 export const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
 
@@ -125,7 +128,7 @@ export async function* readInputs(
         );
       }
       n += 1;
-      yield { n, lineNo, error: rejected('invalid_json', 'longer than 1 MiB') };
+      yield { n, lineNo, error: tooLong() };
       continue;
     }
     // A byte-order mark (files saved by some Windows editors) is not part of the JSON.
@@ -170,7 +173,7 @@ export async function* readInputs(
     mode = 'ndjson';
     n += 1;
     if (first && Buffer.byteLength(line) > MAX_LINE_BYTES) {
-      yield { n, lineNo, error: rejected('invalid_json', 'longer than 1 MiB') };
+      yield { n, lineNo, error: tooLong() };
       continue;
     }
     yield { n, lineNo, value, line };

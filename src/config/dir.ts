@@ -17,10 +17,10 @@ import { makeFolders } from './safe-fs.js';
  * folder that cannot be told is a ConfigError.
  */
 export function configDir(env: Env, platform: NodeJS.Platform = process.platform): string {
+  const absolute = platform === 'win32' ? win32.isAbsolute : isAbsolute;
   const named = env.STORE_CONFIG_DIR;
   if (named) {
-    const absolute = platform === 'win32' ? win32.isAbsolute(named) : isAbsolute(named);
-    if (absolute) return named;
+    if (absolute(named)) return named;
     // Set on purpose, it is not ignored as XDG_CONFIG_HOME is: refused, naming it.
     throw new ConfigError(
       `STORE_CONFIG_DIR must be a full path (got ${JSON.stringify(named)}): relative, store would keep its config and keys in whatever folder it runs from`,
@@ -31,11 +31,11 @@ export function configDir(env: Env, platform: NodeJS.Platform = process.platform
   if (platform === 'win32') {
     const appData = env.APPDATA;
     const roaming =
-      appData && win32.isAbsolute(appData) ? appData : join(homeDir(env), 'AppData', 'Roaming');
+      appData && absolute(appData) ? appData : join(homeDir(env), 'AppData', 'Roaming');
     return join(roaming, 'store', 'Config');
   }
   const xdg = env.XDG_CONFIG_HOME;
-  const dir = join(xdg && isAbsolute(xdg) ? xdg : join(homeDir(env), '.config'), 'store');
+  const dir = join(xdg && absolute(xdg) ? xdg : join(homeDir(env), '.config'), 'store');
   return platform === 'darwin' ? movedFromLibrary(env, dir) : dir;
 }
 
