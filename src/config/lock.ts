@@ -9,6 +9,8 @@
 // lock stale can therefore never both remove it, nor remove the fresh lock a third process
 // took in between. A claim left by a process that died holding it is succeeded by the next
 // generation (`.end-<token>.1`, …), so nothing is left that blocks for ever.
+// holdLock takes the same lock on any file for as long as a task runs (a bulk add's journal):
+// such a lock is never stale for its age, only when its process is gone.
 const { closeSync, ftruncateSync, linkSync, readdirSync, unlinkSync, writeSync } =
   process.getBuiltinModule('node:fs');
 const { basename, dirname, join } = process.getBuiltinModule('node:path');
