@@ -251,22 +251,21 @@ describe('holdLock (a bulk import holding its journal)', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('takes over the lock of a process that is gone (kill -9), however young', async () => {
+  it.each([
+    ['the lock of a process that is gone (kill -9), however young', () => {}],
+    [
+      'a dead holder’s lock past an empty claim to end it, left by a full disk',
+      // Its process died while it claimed the lock's end (a write cut short: no pid in it).
+      (lock: string) => {
+        const claim = `${lock}.end-${TOKEN}`;
+        writeFileSync(claim, '');
+        utimesSync(claim, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+      },
+    ],
+  ])('takes over %s', async (_what, leftBehind: (lock: string) => void) => {
     const { dir, target, lock } = setup();
     writeFileSync(lock, holder(deadPid()));
-    const release = await holdLock(target, refused);
-    expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: process.pid });
-    release();
-    expect(readdirSync(dir)).toEqual([]);
-  });
-
-  it('takes over a dead holder’s lock past an empty claim to end it, left by a full disk', async () => {
-    const { dir, target, lock } = setup();
-    writeFileSync(lock, holder(deadPid()));
-    // Its process died while it claimed the lock's end (a write cut short: no pid in it).
-    const claim = `${lock}.end-${TOKEN}`;
-    writeFileSync(claim, '');
-    utimesSync(claim, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    leftBehind(lock);
     const release = await holdLock(target, refused);
     expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: process.pid });
     release();

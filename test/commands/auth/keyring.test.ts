@@ -22,9 +22,11 @@ const LOGIN = ['auth', 'login', '--with-key', '--no-verify'];
 const NO_DBUS =
   'Platform failure: DBus error: Using X11 for dbus-daemon autolaunch was disabled at compile time, set your DBUS_SESSION_BUS_ADDRESS instead';
 
-/** A config whose production key is in the keyring. */
-function inKeyring(file: string) {
-  writeConfigFile(file, JSON.stringify({ profiles: { production: { keyStorage: 'keyring' } } }));
+/** A config whose production key is in the keyring (under `account`, or the older layout's
+ * account: the profile's name). */
+function inKeyring(file: string, account?: string) {
+  const production = { keyStorage: 'keyring', ...(account && { keyringAccount: account }) };
+  writeConfigFile(file, JSON.stringify({ profiles: { production } }));
 }
 
 describe('auth login: the keyring, or the file with one warning line', () => {
@@ -105,45 +107,31 @@ describe('auth login: the keyring, or the file with one warning line', () => {
     expect(keyring.entries).toEqual(new Map());
   });
 
-  it('--insecure-storage when the old entry cannot be removed: one warning line naming it', async () => {
+  it.each([
+    [
+      '--insecure-storage when the old entry cannot be removed: one warning line naming it',
+      ['--insecure-storage'],
+      lockedKeyring(),
+      '',
+      'it is locked',
+    ],
+    [
+      'a login that falls back to the file over a key in the keyring says the old entry stays',
+      [],
+      failingKeyring(NO_DBUS),
+      'warning: the system keyring cannot be used (no D-Bus session); the key is stored in plain text in FILE\n',
+      'no D-Bus session',
+    ],
+  ])('%s', async (_what, flags, keyring, fallback, why) => {
     const { env, file } = setup();
-    writeConfigFile(
-      file,
-      JSON.stringify({
-        profiles: { production: { keyStorage: 'keyring', keyringAccount: 'production-1' } },
-      }),
-    );
-    const result = await run([...LOGIN, '--insecure-storage'], {
-      env,
-      stdin: NEW_KEY,
-      keyring: lockedKeyring(),
-    });
+    inKeyring(file, 'production-1');
+    const result = await run([...LOGIN, ...flags], { env, stdin: NEW_KEY, keyring });
     expect(result).toEqual({
       code: 0,
       stdout: '',
       stderr:
-        'warning: the old key of profile production stays in the system keyring (it is locked): service "store", account "production-1"\n' +
-        'Saved key ****6789 for profile production without checking it\n',
-      prompts: [],
-    });
-    expect(readConfig(file)).toStrictEqual({ profiles: { production: { apiKey: NEW_KEY } } });
-  });
-
-  it('a login that falls back to the file over a key in the keyring says the old entry stays', async () => {
-    const { env, file } = setup();
-    writeConfigFile(
-      file,
-      JSON.stringify({
-        profiles: { production: { keyStorage: 'keyring', keyringAccount: 'production-1' } },
-      }),
-    );
-    const result = await run(LOGIN, { env, stdin: NEW_KEY, keyring: failingKeyring(NO_DBUS) });
-    expect(result).toEqual({
-      code: 0,
-      stdout: '',
-      stderr:
-        `warning: the system keyring cannot be used (no D-Bus session); the key is stored in plain text in ${file}\n` +
-        'warning: the old key of profile production stays in the system keyring (no D-Bus session): service "store", account "production-1"\n' +
+        fallback.replace('FILE', file) +
+        `warning: the old key of profile production stays in the system keyring (${why}): service "store", account "production-1"\n` +
         'Saved key ****6789 for profile production without checking it\n',
       prompts: [],
     });
