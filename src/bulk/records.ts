@@ -181,44 +181,40 @@ function openLocked(
   const continues = opts.resume || continuedBySkip(opts, journal, earlier);
   const open = (flag: string, path: string | undefined) => {
     if (path === undefined) return undefined;
-    try {
-      const file = new InputsFile(flag, path, continues);
-      files.push(file);
-      return file;
-    } catch (error) {
-      for (const file of files) file.close();
-      throw error;
-    }
+    const file = new InputsFile(flag, path, continues);
+    files.push(file);
+    return file;
   };
-  const failedFile = open('--failed', opts.failed);
-  // What the run stopped did not send is in its --failed, and this run sends it.
-  const notSent = earlier?.notSent;
-  if (continues && !opts.resume && notSent?.from === opts.skip + 1) {
-    failedFile?.keepFirst(notSent.failedBytes);
-  }
-  const uncertainFile = open('--uncertain', opts.dryRun ? undefined : uncertainPath(opts));
-  let kept: Journal | undefined;
+  // Whatever fails from here closes the files opened so far (the caller gives the lock up).
   try {
-    kept =
-      journalPath === undefined
-        ? undefined
-        : new Journal(
-            journalPath,
-            { resume: opts.resume, skip, input: journal.input, to: journal.to },
-            release,
-          );
-  } catch (error) {
-    try {
-      noJournal(error);
-    } catch (refused) {
-      for (const file of files) file.close();
-      throw refused;
+    const failedFile = open('--failed', opts.failed);
+    // What the run stopped did not send is in its --failed, and this run sends it.
+    const notSent = earlier?.notSent;
+    if (continues && !opts.resume && notSent?.from === opts.skip + 1) {
+      failedFile?.keepFirst(notSent.failedBytes);
     }
-    release?.();
+    const uncertainFile = open('--uncertain', opts.dryRun ? undefined : uncertainPath(opts));
+    let kept: Journal | undefined;
+    if (journalPath !== undefined) {
+      try {
+        kept = new Journal(
+          journalPath,
+          { resume: opts.resume, skip, input: journal.input, to: journal.to },
+          release,
+        );
+      } catch (error) {
+        // Refused (it was asked for), or the import goes on without one, its lock given up.
+        noJournal(error);
+        release?.();
+      }
+    }
+    const begin = () => {
+      for (const file of files) file.begin();
+      kept?.begin();
+    };
+    return { skip, sentBefore, failedFile, uncertainFile, files, journal: kept, begin };
+  } catch (error) {
+    for (const file of files) file.close();
+    throw error;
   }
-  const begin = () => {
-    for (const file of files) file.begin();
-    kept?.begin();
-  };
-  return { skip, sentBefore, failedFile, uncertainFile, files, journal: kept, begin };
 }
