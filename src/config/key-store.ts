@@ -7,6 +7,7 @@
 import { AuthError, CancelledError, CliError, ExitCode, FlagError, withHint } from '../errors.js';
 import type { ConfigData, ConfigFile, StoredProfile } from './file.js';
 import { profileExists } from './profiles.js';
+import { readSecret } from './secret-service.js';
 
 /** The keyring's service name; the account is the profile's keyringAccount (keyringAccount()). */
 export const KEYRING_SERVICE = 'store';
@@ -88,17 +89,27 @@ Promise.resolve()
     (error) => answer({ error: String((error && error.message) || error) }));
 `;
 
-/** The real keyring, one child process per call. The library is an optional dependency with a
- * native binary per platform, outside the bundle (scripts/build.js). */
+/** The real keyring, one child process per call, but for a read from the Secret Service that
+ * this process can make itself (secret-service.ts). The library is an optional dependency with
+ * a native binary per platform, outside the bundle (scripts/build.js). */
 export const systemKeyring: KeyringLoader = async () => {
   if (process.getBuiltinModule('node:sea').isSea()) {
     throw new Error('this single executable cannot load the keyring library');
   }
-  const library = libraryPath();
   const call = (op: string, account: string, signal?: AbortSignal, key?: string) =>
-    inChild(JSON.stringify({ library, service: KEYRING_SERVICE, account, op, key }), signal);
+    inChild(
+      JSON.stringify({ library: libraryPath(), service: KEYRING_SERVICE, account, op, key }),
+      signal,
+    );
   return {
-    get: async (account, signal) => (await call('get', account, signal)) as string | null,
+    get: async (account, signal) => {
+      // The library's Linux store is the Secret Service (CALL); elsewhere it is the system's own.
+      if (process.platform === 'linux') {
+        const key = await readSecret({ service: KEYRING_SERVICE, username: account }, signal);
+        if (key !== undefined) return key;
+      }
+      return (await call('get', account, signal)) as string | null;
+    },
     set: async (account, key, signal) => {
       await call('set', account, signal, key);
     },
@@ -186,17 +197,24 @@ async function bounded<T>(
   signal?: AbortSignal,
 ): Promise<T> {
   if (signal?.aborted) throw new CancelledError();
-  const limit = AbortSignal.timeout(KEYRING_TIMEOUT_MS);
-  const either = signal ? AbortSignal.any([signal, limit]) : limit;
-  const keyring = await loadKeyring();
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal?.aborted ? new CancelledError() : new KeyringTimeout());
-    either.addEventListener('abort', onAbort, { once: true });
-    call(keyring, either)
-      // A failure that comes with Ctrl-C (the child got the terminal's SIGINT too) is Ctrl-C.
-      .then(resolve, (error) => reject(signal?.aborted ? new CancelledError() : error))
-      .finally(() => either.removeEventListener('abort', onAbort));
-  });
+  // A timer of its own, cleared when the call ends (AbortSignal.timeout's stays, and costs a
+  // command more to make: docs/performance.md).
+  const limit = new AbortController();
+  const timer = setTimeout(() => limit.abort(), KEYRING_TIMEOUT_MS);
+  const either = signal ? AbortSignal.any([signal, limit.signal]) : limit.signal;
+  try {
+    const keyring = await loadKeyring();
+    return await new Promise<T>((resolve, reject) => {
+      const onAbort = () => reject(signal?.aborted ? new CancelledError() : new KeyringTimeout());
+      either.addEventListener('abort', onAbort, { once: true });
+      call(keyring, either)
+        // A failure that comes with Ctrl-C (the child got the terminal's SIGINT too) is Ctrl-C.
+        .then(resolve, (error) => reject(signal?.aborted ? new CancelledError() : error))
+        .finally(() => either.removeEventListener('abort', onAbort));
+    });
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Why the keyring cannot be used, in a few words for a warning or an error line. */

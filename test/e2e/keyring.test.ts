@@ -7,8 +7,8 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { KEYRING_TIMEOUT_MS } from '../../src/config/key-store.js';
+import { describe, expect, it, vi } from 'vitest';
+import { KEYRING_TIMEOUT_MS, systemKeyring } from '../../src/config/key-store.js';
 import { afterThisTest } from '../helpers/cleanup.js';
 import { tempDir } from '../helpers/cli.js';
 import { faultServer, reply } from '../helpers/fault-server.js';
@@ -158,6 +158,28 @@ describe.skipIf(SKIP)('the key in a real Secret Service (gnome-keyring)', () => 
     expect(logout).toMatchObject({ code: 0, stderr: 'Logged out of profile loc\n' });
     expect(session.secret(entry)).toBeNull();
     expect(config()).toEqual({ profiles: { loc: { baseUrl: server.url } } });
+  });
+
+  it('a read is made in this process, without the library; a locked item is left to the library', async () => {
+    const session = await keyringSession();
+    session.store('loc-0123456789abcdef', KEY);
+    vi.stubEnv('DBUS_SESSION_BUS_ADDRESS', session.env.DBUS_SESSION_BUS_ADDRESS);
+    const spawn = vi.spyOn(process.getBuiltinModule('node:child_process'), 'spawn');
+    afterThisTest(() => {
+      spawn.mockRestore();
+      vi.unstubAllEnvs();
+    });
+    const keyring = await systemKeyring();
+    expect(await keyring.get('loc-0123456789abcdef')).toBe(KEY);
+    expect(spawn).not.toHaveBeenCalled();
+    // The library is asked when there is no item: its answer is the one given.
+    expect(await keyring.get('loc-fedcba9876543210')).toBeNull();
+    expect(spawn).toHaveBeenCalledTimes(1);
+    session.lock();
+    await expect(keyring.get('loc-0123456789abcdef')).rejects.toThrow(
+      /unlock prompt was dismissed/,
+    );
+    expect(spawn).toHaveBeenCalledTimes(2);
   });
 
   it('an entry removed by hand: exit 4 with a hint to log in again, nothing sent', async () => {

@@ -1,0 +1,485 @@
+// A key read from the Secret Service (Linux) in this process, over the session bus: the few
+// D-Bus messages a read takes (Hello, OpenSession, SearchItems, GetSecrets), written here
+// because the keyring library's read costs a child process (key-store.ts: a bus that never
+// answers cannot otherwise be abandoned) and a D-Bus library brings more code than this file.
+// It answers only when the answer is plain: one unlocked item. Anything else (another bus
+// address, no item, more than one, a locked one, an error, a message it cannot read) leaves the
+// call to the keyring library, so that what a user sees is the library's behaviour.
+//
+// The secret comes in a "plain" session, as libsecret's falls back to: in clear on the session
+// bus's socket, which only this user (and root) can reach; either could ask the Secret Service
+// for the secret itself (docs/security.md).
+
+/** A D-Bus value: a string (s, o, g), a number (y, u, i, b as 0/1), an array or struct (its
+ * members in order; a dict entry is a pair), or a variant (`[signature, value]`). */
+export type DBusValue = string | number | DBusValue[];
+
+const BUS = { path: '/org/freedesktop/DBus', interface: 'org.freedesktop.DBus' };
+const SECRETS = {
+  destination: 'org.freedesktop.secrets',
+  path: '/org/freedesktop/secrets',
+  interface: 'org.freedesktop.Secret.Service',
+};
+
+/** A message larger than this is not one this read expects: a bus sending it is not trusted. */
+const MAX_MESSAGE = 1 << 20;
+
+/** The session bus's socket from DBUS_SESSION_BUS_ADDRESS: its first `unix:` address with a
+ * path (or, on Linux, an abstract name); undefined for none (tcp:, launchd:, unset). */
+export function busSocket(address: string | undefined): string | undefined {
+  for (const one of address?.split(';') ?? []) {
+    if (!one.startsWith('unix:')) continue;
+    const keys = new Map<string, string>();
+    for (const pair of one.slice(5).split(',')) {
+      const at = pair.indexOf('=');
+      // Values are %-escaped (an address's bytes other than [-0-9A-Za-z_/.\\*]).
+      if (at > 0) keys.set(pair.slice(0, at), decodeURIComponent(pair.slice(at + 1)));
+    }
+    const path = keys.get('path');
+    if (path) return path;
+    const abstract = keys.get('abstract');
+    if (abstract && process.platform === 'linux') return `\0${abstract}`;
+  }
+  return undefined;
+}
+
+/** Where a type that starts at `at` in `signature` ends (one complete type). */
+function typeEnd(signature: string, at: number): number {
+  const code = signature[at];
+  if (code === 'a') return typeEnd(signature, at + 1);
+  if (code === '(' || code === '{') {
+    const close = code === '(' ? ')' : '}';
+    let next = at + 1;
+    while (signature[next] !== close) {
+      if (next >= signature.length) throw new Error(`bad signature ${signature}`);
+      next = typeEnd(signature, next);
+    }
+    return next + 1;
+  }
+  if (code === undefined) throw new Error(`bad signature ${signature}`);
+  return at + 1;
+}
+
+/** The types of a signature, one by one. */
+function types(signature: string): string[] {
+  const list: string[] = [];
+  for (let at = 0; at < signature.length; ) {
+    const end = typeEnd(signature, at);
+    list.push(signature.slice(at, end));
+    at = end;
+  }
+  return list;
+}
+
+function alignment(type: string): number {
+  switch (type[0]) {
+    case 'y':
+    case 'g':
+    case 'v':
+      return 1;
+    case '(':
+    case '{':
+    case 'x':
+    case 't':
+    case 'd':
+      return 8;
+    case 'n':
+    case 'q':
+      return 2;
+    default:
+      return 4;
+  }
+}
+
+/** Writes values in D-Bus's wire format, little-endian. */
+export class Writer {
+  // Zero-filled, and never written twice: padding is zeros.
+  private buffer = Buffer.alloc(512);
+  length = 0;
+
+  private room(count: number): void {
+    if (this.length + count <= this.buffer.length) return;
+    const larger = Buffer.alloc(Math.max(this.buffer.length * 2, this.length + count));
+    this.buffer.copy(larger, 0, 0, this.length);
+    this.buffer = larger;
+  }
+
+  align(to: number): void {
+    const next = Math.ceil(this.length / to) * to;
+    this.room(next - this.length);
+    this.length = next;
+  }
+
+  private byte(value: number): void {
+    this.room(1);
+    this.buffer[this.length++] = value;
+  }
+
+  private u32(value: number): void {
+    this.align(4);
+    this.room(4);
+    this.buffer.writeUInt32LE(value >>> 0, this.length);
+    this.length += 4;
+  }
+
+  private text(value: string, lengthBytes: 1 | 4): void {
+    const size = Buffer.byteLength(value);
+    if (lengthBytes === 1) this.byte(size);
+    else this.u32(size);
+    this.room(size + 1);
+    this.length += this.buffer.write(value, this.length);
+    this.buffer[this.length++] = 0;
+  }
+
+  write(type: string, value: DBusValue): void {
+    const code = type[0];
+    if (code === 'y') this.byte(value as number);
+    else if (code === 'u' || code === 'i' || code === 'b') this.u32(value as number);
+    else if (code === 's' || code === 'o') this.text(value as string, 4);
+    else if (code === 'g') this.text(value as string, 1);
+    else if (code === 'v') {
+      const [signature, inner] = value as [string, DBusValue];
+      this.text(signature, 1);
+      this.write(signature, inner);
+    } else if (code === '(' || code === '{') {
+      this.align(8);
+      types(type.slice(1, -1)).forEach((member, index) => {
+        this.write(member, (value as DBusValue[])[index] as DBusValue);
+      });
+    } else if (code === 'a') {
+      const element = type.slice(1);
+      this.u32(0);
+      const lengthAt = this.length - 4;
+      this.align(alignment(element));
+      const start = this.length;
+      for (const item of value as DBusValue[]) this.write(element, item);
+      this.buffer.writeUInt32LE(this.length - start, lengthAt);
+    } else throw new Error(`cannot write D-Bus type ${type}`);
+  }
+
+  toBuffer(): Buffer {
+    return this.buffer.subarray(0, this.length);
+  }
+}
+
+/** Reads values in D-Bus's wire format (either byte order) from `buffer`, whose offset 0 is
+ * the message's start (alignment counts from there). */
+export class Reader {
+  constructor(
+    private readonly buffer: Buffer,
+    private readonly little: boolean,
+    public at = 0,
+  ) {}
+
+  align(to: number): void {
+    this.at = Math.ceil(this.at / to) * to;
+  }
+
+  private need(count: number): void {
+    if (this.at + count > this.buffer.length) throw new Error('a D-Bus message ends too soon');
+  }
+
+  private u32(): number {
+    this.align(4);
+    this.need(4);
+    const value = this.little
+      ? this.buffer.readUInt32LE(this.at)
+      : this.buffer.readUInt32BE(this.at);
+    this.at += 4;
+    return value;
+  }
+
+  private text(length: number): string {
+    this.need(length + 1);
+    const value = this.buffer.toString('utf8', this.at, this.at + length);
+    this.at += length + 1;
+    return value;
+  }
+
+  read(type: string): DBusValue {
+    const code = type[0];
+    if (code === 'y') {
+      this.need(1);
+      return this.buffer[this.at++] as number;
+    }
+    if (code === 'u' || code === 'b') return this.u32();
+    if (code === 'i') return this.u32() | 0;
+    if (code === 's' || code === 'o') return this.text(this.u32());
+    if (code === 'g') {
+      this.need(1);
+      return this.text(this.buffer[this.at++] as number);
+    }
+    if (code === 'v') {
+      const signature = this.read('g') as string;
+      return [signature, this.read(signature)];
+    }
+    if (code === '(' || code === '{') {
+      this.align(8);
+      return types(type.slice(1, -1)).map((member) => this.read(member));
+    }
+    if (code === 'a') {
+      const length = this.u32();
+      const element = type.slice(1);
+      this.align(alignment(element));
+      const end = this.at + length;
+      if (end > this.buffer.length) throw new Error('a D-Bus message ends too soon');
+      const items: DBusValue[] = [];
+      while (this.at < end) items.push(this.read(element));
+      return items;
+    }
+    throw new Error(`cannot read D-Bus type ${type}`);
+  }
+}
+
+export enum Kind {
+  call = 1,
+  reply = 2,
+  error = 3,
+  signal = 4,
+}
+
+/** Header field codes. */
+export enum Field {
+  path = 1,
+  interface = 2,
+  member = 3,
+  errorName = 4,
+  replySerial = 5,
+  destination = 6,
+  sender = 7,
+  signature = 8,
+}
+
+interface Call {
+  path: string;
+  interface: string;
+  member: string;
+  destination: string;
+  signature?: string;
+  body?: DBusValue[];
+}
+
+/** A header field: its code (Field) and its value as a variant. */
+export type HeaderField = [number, [string, DBusValue]];
+
+/** A message's bytes, little-endian: its kind (Kind), serial, header fields, and body (the
+ * values of `signature`, which is added to the fields when not empty). */
+export function encodeMessage(
+  kind: number,
+  serial: number,
+  fields: HeaderField[],
+  signature = '',
+  body: DBusValue[] = [],
+): Buffer {
+  const encoded = new Writer();
+  types(signature).forEach((type, index) => {
+    encoded.write(type, body[index] as DBusValue);
+  });
+  const header = new Writer();
+  for (const byte of ['l'.charCodeAt(0), kind, 0, 1]) header.write('y', byte);
+  header.write('u', encoded.length);
+  header.write('u', serial);
+  header.write('a(yv)', signature ? [...fields, [Field.signature, ['g', signature]]] : fields);
+  header.align(8);
+  return Buffer.concat([header.toBuffer(), encoded.toBuffer()]);
+}
+
+function callMessage(serial: number, call: Call): Buffer {
+  const fields: HeaderField[] = [
+    [Field.path, ['o', call.path]],
+    [Field.interface, ['s', call.interface]],
+    [Field.member, ['s', call.member]],
+    [Field.destination, ['s', call.destination]],
+  ];
+  return encodeMessage(Kind.call, serial, fields, call.signature, call.body);
+}
+
+/** A message received: its kind (Kind), serial, header fields by name, and body. */
+export interface Received {
+  kind: number;
+  serial: number;
+  fields: Partial<Record<keyof typeof Field, DBusValue>>;
+  body: DBusValue[];
+}
+
+/** The first whole message in `buffer`: it and its length, or undefined while it is not all
+ * there. Throws for bytes that are not a D-Bus message, or one over MAX_MESSAGE. */
+export function receive(buffer: Buffer): { message: Received; length: number } | undefined {
+  if (buffer.length < 16) return undefined;
+  const order = String.fromCharCode(buffer[0] as number);
+  if ((order !== 'l' && order !== 'B') || buffer[3] !== 1) throw new Error('not a D-Bus message');
+  const little = order === 'l';
+  const head = new Reader(buffer, little, 4);
+  const bodyLength = head.read('u') as number;
+  const serial = head.read('u') as number;
+  const fieldsLength = head.read('u') as number;
+  const bodyAt = Math.ceil((16 + fieldsLength) / 8) * 8;
+  const length = bodyAt + bodyLength;
+  if (length > MAX_MESSAGE) throw new Error('a D-Bus message too large');
+  if (buffer.length < length) return undefined;
+  const whole = buffer.subarray(0, length);
+  const fields: Received['fields'] = {};
+  for (const [code, [, value]] of new Reader(whole, little, 12).read('a(yv)') as HeaderField[]) {
+    const name = Field[code] as keyof typeof Field | undefined;
+    if (name) fields[name] = value;
+  }
+  // Offsets count from the message's start: the body's alignment is the same from there.
+  const body = new Reader(whole, little, bodyAt);
+  const signature = typeof fields.signature === 'string' ? fields.signature : '';
+  return {
+    message: {
+      kind: buffer[1] as number,
+      serial,
+      fields,
+      body: types(signature).map((type) => body.read(type)),
+    },
+    length,
+  };
+}
+
+/** A connection to the bus: calls sent, their replies awaited by serial. */
+class Connection {
+  private received = Buffer.alloc(0);
+  private serial = 0;
+  private authenticated = false;
+  private readonly waiting = new Map<number, (body: DBusValue[]) => void>();
+  private failed?: (error: Error) => void;
+  /** Rejects at the first failure (a refusal, an error reply, bytes that are not D-Bus, the
+   * connection closed), which ends the read. */
+  readonly failure = new Promise<never>((_, reject) => {
+    this.failed = reject;
+  });
+
+  constructor(private readonly socket: import('node:net').Socket) {
+    this.failure.catch(() => {});
+    socket.on('data', (chunk: Buffer) => {
+      try {
+        this.take(chunk);
+      } catch (error) {
+        this.fail(error as Error);
+      }
+    });
+    socket.on('error', (error) => this.fail(error));
+    socket.on('close', () => this.fail(new Error('the bus closed the connection')));
+  }
+
+  private fail(error: Error): void {
+    this.failed?.(error);
+    this.failed = undefined;
+  }
+
+  /**
+   * Authenticates (SASL's EXTERNAL mechanism, as the user this process runs as) and sends
+   * `calls`, all in one write: the bus reads what follows BEGIN as messages, and answers the
+   * calls in order, so the handshake costs no round trip of its own (dbus-daemon and
+   * dbus-broker both take it so).
+   */
+  begin(uid: number, calls: Call[]): Promise<DBusValue[]>[] {
+    const hex = Buffer.from(String(uid), 'ascii').toString('hex');
+    return this.send(calls, `\0AUTH EXTERNAL ${hex}\r\nBEGIN\r\n`);
+  }
+
+  /** Sends `calls` (after `prefix`) in one write; their replies' bodies. */
+  send(calls: Call[], prefix = ''): Promise<DBusValue[]>[] {
+    const messages = calls.map((call) => callMessage(++this.serial, call));
+    const replies = messages.map((_, index) => {
+      const serial = this.serial - messages.length + 1 + index;
+      return Promise.race([
+        new Promise<DBusValue[]>((resolve) => this.waiting.set(serial, resolve)),
+        this.failure,
+      ]);
+    });
+    // A read that ends at one failure leaves the other replies unawaited.
+    for (const reply of replies) reply.catch(() => {});
+    this.socket.write(Buffer.concat([Buffer.from(prefix, 'latin1'), ...messages]));
+    return replies;
+  }
+
+  private take(chunk: Buffer): void {
+    this.received = Buffer.concat([this.received, chunk]);
+    if (!this.authenticated) {
+      const end = this.received.indexOf('\r\n');
+      if (end < 0) {
+        if (this.received.length > 512) throw new Error('no answer to AUTH');
+        return;
+      }
+      const line = this.received.toString('latin1', 0, end);
+      if (!line.startsWith('OK ')) throw new Error(`the bus refused: ${line.slice(0, 40)}`);
+      this.received = this.received.subarray(end + 2);
+      this.authenticated = true;
+    }
+    for (;;) {
+      const next = receive(this.received);
+      if (!next) return;
+      this.received = this.received.subarray(next.length);
+      const { kind, fields, body } = next.message;
+      const replySerial = fields.replySerial as number;
+      const waiter = this.waiting.get(replySerial);
+      // A signal (NameAcquired), or an answer to nothing asked: not this read's business.
+      if (!waiter || (kind !== Kind.reply && kind !== Kind.error)) continue;
+      this.waiting.delete(replySerial);
+      if (kind === Kind.error) throw new Error(`${fields.errorName}: ${String(body[0] ?? '')}`);
+      waiter(body);
+    }
+  }
+}
+
+/**
+ * The secret of the Secret Service's one unlocked item with these attributes, read in this
+ * process; undefined when that is not what the service holds, or this cannot tell (see the
+ * top of this file). Rejects only when `signal` aborts (the connection closed then).
+ */
+export async function readSecret(
+  attributes: Record<string, string>,
+  signal?: AbortSignal,
+  address = process.env.DBUS_SESSION_BUS_ADDRESS,
+): Promise<string | undefined> {
+  signal?.throwIfAborted();
+  let path: string | undefined;
+  try {
+    path = busSocket(address);
+  } catch {
+    return undefined; // A malformed %-escape.
+  }
+  const uid = process.getuid?.();
+  if (path === undefined || uid === undefined) return undefined;
+  const { createConnection } = process.getBuiltinModule('node:net');
+  const socket = createConnection({ path });
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal?.reason);
+  });
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await Promise.race([read(new Connection(socket), uid, attributes), aborted]);
+  } catch {
+    if (signal?.aborted) throw signal.reason;
+    return undefined;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    socket.destroy();
+  }
+}
+
+async function read(
+  connection: Connection,
+  uid: number,
+  attributes: Record<string, string>,
+): Promise<string | undefined> {
+  // The bus wants Hello first; the others follow it at once.
+  const [hello, opened, search] = connection.begin(uid, [
+    { ...BUS, destination: BUS.interface, member: 'Hello' },
+    { ...SECRETS, member: 'OpenSession', signature: 'sv', body: ['plain', ['s', '']] },
+    { ...SECRETS, member: 'SearchItems', signature: 'a{ss}', body: [Object.entries(attributes)] },
+  ]);
+  await hello;
+  const [, session] = (await opened) as [unknown, string];
+  const [unlocked, locked] = (await search) as [string[], string[]];
+  if (unlocked.length !== 1 || locked.length !== 0) return undefined;
+  const [secrets] = (await connection.send([
+    { ...SECRETS, member: 'GetSecrets', signature: 'aoo', body: [unlocked, session] },
+  ])[0]) as [[string, [string, number[], number[], string]][]];
+  const value = secrets.find(([item]) => item === unlocked[0])?.[1][2];
+  if (value === undefined) return undefined;
+  return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(value));
+}

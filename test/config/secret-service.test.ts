@@ -1,0 +1,320 @@
+// The Secret Service read in process (src/config/secret-service.ts): D-Bus's wire format, the
+// bus address, and the read against a bus of the test's own on a Unix socket, which answers as
+// it is told and records what it is sent. The read against a real gnome-keyring is in
+// test/e2e/keyring.test.ts.
+import { createServer, type Socket } from 'node:net';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  busSocket,
+  type DBusValue,
+  encodeMessage,
+  Field,
+  Kind,
+  type Received,
+  readSecret,
+  receive,
+} from '../../src/config/secret-service.js';
+import { afterThisTest } from '../helpers/cleanup.js';
+import { tempDir } from '../helpers/cli.js';
+
+const ITEM = '/org/freedesktop/secrets/collection/login/7';
+const SESSION = '/org/freedesktop/secrets/session/s1';
+const ATTRIBUTES = { service: 'store', username: 'loc-0123456789abcdef' };
+const SECRETS = {
+  path: '/org/freedesktop/secrets',
+  interface: 'org.freedesktop.Secret.Service',
+  destination: 'org.freedesktop.secrets',
+};
+
+/** The reply to `call`: its body of type `signature`. */
+function replyTo(call: Received, signature: string, body: DBusValue[], serial = 100): Buffer {
+  return encodeMessage(
+    Kind.reply,
+    serial,
+    [[Field.replySerial, ['u', call.serial]]],
+    signature,
+    body,
+  );
+}
+
+function errorTo(call: Received, name: string, message: string): Buffer {
+  const fields: [number, [string, DBusValue]][] = [
+    [Field.replySerial, ['u', call.serial]],
+    [Field.errorName, ['s', name]],
+  ];
+  return encodeMessage(Kind.error, 100, fields, 's', [message]);
+}
+
+/** What a bus answers to a call: bytes, or nothing (it stays silent). */
+type Answer = (call: Received) => Buffer | undefined;
+
+/** The Secret Service as gnome-keyring answers, with `search`'s result and the secret's bytes. */
+function secretService(
+  search: [string[], string[]] = [[ITEM], []],
+  secret: number[] = [...Buffer.from('key-5678')],
+): Answer {
+  return (call) => {
+    switch (call.fields.member) {
+      case 'Hello':
+        // The bus's NameAcquired signal comes before Hello's reply, as dbus-daemon sends it.
+        return Buffer.concat([
+          encodeMessage(
+            Kind.signal,
+            1,
+            [
+              [Field.member, ['s', 'NameAcquired']],
+              [Field.path, ['o', '/org/freedesktop/DBus']],
+            ],
+            's',
+            [':1.9'],
+          ),
+          replyTo(call, 's', [':1.9']),
+        ]);
+      case 'OpenSession':
+        return replyTo(call, 'vo', [['s', ''], SESSION]);
+      case 'SearchItems':
+        return replyTo(call, 'aoao', search);
+      case 'GetSecrets':
+        return replyTo(call, 'a{o(oayays)}', [[[ITEM, [SESSION, [], secret, 'text/plain']]]]);
+      default:
+        return undefined;
+    }
+  };
+}
+
+interface Bus {
+  address: string;
+  /** The handshake's bytes, as the bus read them. */
+  handshake: () => string;
+  calls: Received[];
+  /** Resolves when the client has closed its connection. */
+  closed: Promise<void>;
+}
+
+/** A bus on a Unix socket in a temporary folder: `OK` (or `authReply`) to the handshake, then
+ * `answer` for each call. */
+async function fakeBus(answer: Answer, authReply = 'OK 0123456789abcdef0123456789abcdef\r\n') {
+  const path = join(tempDir(), 'bus');
+  let handshake = '';
+  const calls: Received[] = [];
+  let closed!: () => void;
+  const bus: Bus = {
+    address: `unix:path=${path},guid=0123456789abcdef0123456789abcdef`,
+    handshake: () => handshake,
+    calls,
+    closed: new Promise((resolve) => {
+      closed = resolve;
+    }),
+  };
+  const server = createServer((socket: Socket) => {
+    let received = Buffer.alloc(0);
+    let begun = false;
+    socket.on('close', () => closed());
+    socket.on('data', (chunk) => {
+      received = Buffer.concat([received, chunk]);
+      if (!begun) {
+        const end = received.indexOf('BEGIN\r\n');
+        if (end < 0) return;
+        handshake = received.toString('latin1', 0, end + 7);
+        received = received.subarray(end + 7);
+        begun = true;
+        socket.write(authReply);
+      }
+      for (let next = receive(received); next; next = receive(received)) {
+        received = received.subarray(next.length);
+        calls.push(next.message);
+        const bytes = answer(next.message);
+        if (bytes) socket.write(bytes);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(path, resolve));
+  afterThisTest(() => new Promise((resolve) => server.close(resolve)));
+  return bus;
+}
+
+/** Each call as `member (body)`, with its path, interface and destination checked. */
+function described(calls: Received[]): string[] {
+  return calls.map(({ fields, body }) => {
+    if (fields.member === 'Hello') {
+      expect(fields).toEqual({
+        path: '/org/freedesktop/DBus',
+        interface: 'org.freedesktop.DBus',
+        member: 'Hello',
+        destination: 'org.freedesktop.DBus',
+      });
+    } else {
+      expect(fields).toMatchObject(SECRETS);
+    }
+    return `${fields.member} ${JSON.stringify(body)}`;
+  });
+}
+
+const uid = process.getuid?.() ?? 0;
+const AUTH = `\0AUTH EXTERNAL ${Buffer.from(String(uid)).toString('hex')}\r\nBEGIN\r\n`;
+const FIRST_CALLS = [
+  'Hello []',
+  'OpenSession ["plain",["s",""]]',
+  'SearchItems [[["service","store"],["username","loc-0123456789abcdef"]]]',
+];
+
+describe.skipIf(process.platform === 'win32')('reading a secret over the session bus', () => {
+  it('the one unlocked item: its secret, after the handshake and four calls', async () => {
+    const bus = await fakeBus(secretService());
+    expect(await readSecret(ATTRIBUTES, undefined, bus.address)).toBe('key-5678');
+    await bus.closed;
+    expect(bus.handshake()).toBe(AUTH);
+    expect(described(bus.calls)).toEqual([...FIRST_CALLS, `GetSecrets [["${ITEM}"],"${SESSION}"]`]);
+    expect(bus.calls.map((call) => call.serial)).toEqual([1, 2, 3, 4]);
+  });
+
+  it.each([
+    ['no item', [[], []]],
+    ['two items', [[ITEM, `${ITEM}0`], []]],
+    ['a locked item', [[], [ITEM]]],
+    ['an unlocked and a locked item', [[ITEM], [`${ITEM}0`]]],
+  ] as [string, [string[], string[]]][])(
+    '%s: no answer of its own, no secret asked for',
+    async (_, search) => {
+      const bus = await fakeBus(secretService(search));
+      expect(await readSecret(ATTRIBUTES, undefined, bus.address)).toBeUndefined();
+      await bus.closed;
+      expect(described(bus.calls)).toEqual(FIRST_CALLS);
+    },
+  );
+
+  it('a secret that is not UTF-8: no answer of its own', async () => {
+    const bus = await fakeBus(secretService(undefined, [0x6b, 0xff, 0x79]));
+    expect(await readSecret(ATTRIBUTES, undefined, bus.address)).toBeUndefined();
+  });
+
+  it('an error reply: no answer of its own', async () => {
+    const service = secretService();
+    const bus = await fakeBus((call) =>
+      call.fields.member === 'OpenSession'
+        ? errorTo(call, 'org.freedesktop.DBus.Error.ServiceUnknown', 'not provided')
+        : service(call),
+    );
+    expect(await readSecret(ATTRIBUTES, undefined, bus.address)).toBeUndefined();
+    await bus.closed;
+    expect(described(bus.calls)).toEqual(FIRST_CALLS);
+  });
+
+  it.each([
+    ['a refused handshake', 'REJECTED EXTERNAL\r\n'],
+    ['bytes that are not D-Bus after OK', 'OK 0123456789abcdef\r\nHTTP/1.1 400 Bad Request\r\n'],
+    [
+      'a message of over 1 MiB announced',
+      Buffer.concat([
+        Buffer.from('OK 0123456789abcdef\r\n'),
+        Buffer.from([0x6c, 2, 0, 1, 0, 0, 0x20, 0, 1, 0, 0, 0, 0, 0, 0, 0]),
+      ]).toString('latin1'),
+    ],
+  ])('%s: no answer of its own', async (_, authReply) => {
+    const bus = await fakeBus(() => undefined, authReply);
+    expect(await readSecret(ATTRIBUTES, undefined, bus.address)).toBeUndefined();
+    await bus.closed;
+  });
+
+  it('a bus that never answers: the read ends when its signal aborts, its connection closed', async () => {
+    const bus = await fakeBus(() => undefined);
+    const controller = new AbortController();
+    const reading = readSecret(ATTRIBUTES, controller.signal, bus.address);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(bus.handshake()).toBe(AUTH);
+    const reason = new Error('time limit');
+    controller.abort(reason);
+    await expect(reading).rejects.toBe(reason);
+    await bus.closed;
+  });
+
+  it('no bus at a Unix address, or none at all: no answer, no connection', async () => {
+    expect(await readSecret(ATTRIBUTES, undefined, undefined)).toBeUndefined();
+    expect(await readSecret(ATTRIBUTES, undefined, 'tcp:host=127.0.0.1,port=1')).toBeUndefined();
+    const missing = `unix:path=${join(tempDir(), 'nothing-here')}`;
+    expect(await readSecret(ATTRIBUTES, undefined, missing)).toBeUndefined();
+  });
+});
+
+describe('the session bus address', () => {
+  it.each([
+    ['unix:path=/run/user/1000/bus', '/run/user/1000/bus'],
+    ['unix:path=/tmp/dbus-abc,guid=0123', '/tmp/dbus-abc'],
+    ['unix:path=/tmp/a%20b%2Cc', '/tmp/a b,c'],
+    ['tcp:host=localhost,port=1;unix:path=/tmp/second', '/tmp/second'],
+    ['tcp:host=localhost,port=1', undefined],
+    ['launchd:env=DBUS_LAUNCHD_SESSION_BUS_SOCKET', undefined],
+    ['unix:tmpdir=/tmp', undefined],
+    ['', undefined],
+    [undefined, undefined],
+  ])('%s → %s', (address, path) => {
+    expect(busSocket(address)).toBe(path);
+  });
+
+  it.runIf(process.platform === 'linux')('an abstract socket: its name after a NUL', () => {
+    expect(busSocket('unix:abstract=/tmp/dbus-XYZ,guid=01')).toBe('\0/tmp/dbus-XYZ');
+  });
+
+  it('a malformed escape: no bus', async () => {
+    expect(() => busSocket('unix:path=/tmp/%zz')).toThrow(URIError);
+    expect(await readSecret(ATTRIBUTES, undefined, 'unix:path=/tmp/%zz')).toBeUndefined();
+  });
+});
+
+describe('the wire format', () => {
+  const path = fc.stringMatching(/^(\/[A-Za-z0-9_]{1,8}){1,4}$/);
+  const bytes = fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 40 });
+  const cases: [string, fc.Arbitrary<DBusValue>][] = [
+    ['s', fc.string({ unit: 'grapheme' })],
+    ['o', path],
+    ['u', fc.nat({ max: 0xffffffff })],
+    ['i', fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 })],
+    ['a{ss}', fc.array(fc.tuple(fc.string(), fc.string()), { maxLength: 5 })],
+    ['ao', fc.array(path, { maxLength: 5 })],
+    ['v', fc.string().map((text): DBusValue => ['s', text])],
+    [
+      'a{o(oayays)}',
+      fc.array(fc.tuple(path, fc.tuple(path, bytes, bytes, fc.string())), { maxLength: 3 }),
+    ],
+  ];
+
+  it.each(cases)('a message with a body of type %s reads back as written', (signature, value) => {
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 3 }),
+        value,
+        fc.nat({ max: 1000 }),
+        (lead, body, serial) => {
+          // A string before the value moves it to every alignment.
+          const message = encodeMessage(Kind.reply, serial + 1, [], `s${signature}`, [lead, body]);
+          const read = receive(message);
+          expect(read?.length).toBe(message.length);
+          expect(read?.message).toEqual({
+            kind: Kind.reply,
+            serial: serial + 1,
+            fields: { signature: `s${signature}` },
+            body: [lead, body],
+          });
+          expect(receive(message.subarray(0, message.length - 1))).toBeUndefined();
+        },
+      ),
+    );
+  });
+
+  it('a big-endian message', () => {
+    // A reply (serial 7) to call 3, with the string "ok": as a big-endian machine sends it.
+    const hex =
+      '42020001 00000007 00000007 0000000f 05017500 00000003 08016700 01730000 00000002 6f6b00';
+    expect(receive(Buffer.from(hex.replace(/ /g, ''), 'hex'))).toEqual({
+      message: {
+        kind: Kind.reply,
+        serial: 7,
+        fields: { replySerial: 3, signature: 's' },
+        body: ['ok'],
+      },
+      length: 39,
+    });
+  });
+});
