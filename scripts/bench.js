@@ -99,6 +99,33 @@ async function startSandbox() {
   return { child, url: chunk.toString().trim() };
 }
 
+/**
+ * A private D-Bus session with gnome-keyring's Secret Service, unlocked (as a log-in leaves
+ * it), for the row of a key read from the keyring; undefined where it cannot run (not Linux,
+ * or dbus-run-session or gnome-keyring-daemon missing). `stop()` ends it.
+ */
+async function keyringSession() {
+  const installed = (tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
+  if (
+    process.platform !== 'linux' ||
+    !['dbus-run-session', 'gnome-keyring-daemon'].every(installed)
+  ) {
+    return undefined;
+  }
+  const home = mkdtempSync(join(work, 'keyring-home-'));
+  const start = 'printf pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null';
+  const child = spawn(
+    'dbus-run-session',
+    ['--', 'sh', '-c', `${start} && echo "$DBUS_SESSION_BUS_ADDRESS" && cat >/dev/null`],
+    {
+      env: { PATH: process.env.PATH, HOME: home, XDG_RUNTIME_DIR: home },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    },
+  );
+  const [chunk] = await once(child.stdout, 'data');
+  return { address: chunk.toString().split('\n')[0], stop: () => child.stdin.end() };
+}
+
 const rows = [];
 /** A row of the table; `spread`, when given: the quartiles of the ratio within the run. */
 function row(what, figure, against, ratio, target, ok, spread) {
@@ -174,6 +201,37 @@ try {
   compareRow(binaryCold, 'warm', [binary, ...list], [binary, ...list], 1.1, env, fresh);
   const npmCold = `store pets list --json, ${cold}`;
   compareRow(npmCold, 'warm', [node, bin, ...list], [node, bin, ...list], undefined, env, fresh);
+  // The key in the system keyring (#32), read at each run from a Secret Service of the
+  // bench's own, with a cache folder of its own (made by keyring runs, as a user's would be).
+  const keyring = await keyringSession();
+  if (keyring) {
+    const keyringEnv = {
+      ...env,
+      // production's key, its URLs the sandbox's (STORE_BASE_URL, as for every row).
+      STORE_PROFILE: 'production',
+      STORE_CONFIG_DIR: join(work, 'keyring-config'),
+      XDG_CACHE_HOME: mkdtempSync(join(work, 'keyring-cache-')),
+      DBUS_SESSION_BUS_ADDRESS: keyring.address,
+    };
+    try {
+      execFileSync(node, [bin, 'auth', 'login', '--with-key', '--no-verify'], {
+        env: keyringEnv,
+        input: 'sandbox\n',
+        stdio: ['pipe', 'ignore', 'ignore'],
+      });
+      const status = execFileSync(node, [bin, 'auth', 'status', '--json'], { env: keyringEnv });
+      if (JSON.parse(status).keyStorage !== 'keyring')
+        throw new Error('the key is not in the keyring');
+      const keyringList = 'store pets list --json, key in the keyring';
+      compareRow(keyringList, http, oneLiner, [node, bin, ...list], 1.4, env, keyringEnv);
+    } finally {
+      keyring.stop();
+    }
+  } else {
+    console.error(
+      'no Secret Service here (dbus-run-session, gnome-keyring-daemon): no keyring row',
+    );
+  }
   const table = [inTerminal(oneLiner), inTerminal([node, bin, 'pets', 'list'])];
   compareRow('store pets list (table, in a pty)', 'one-liner in a pty', ...table, 1.4, env);
 
