@@ -24,50 +24,79 @@ const SECRETS = {
 /** A message larger than this is not one this read expects: a bus sending it is not trusted. */
 const MAX_MESSAGE = 1 << 20;
 
-/** The session bus's socket from DBUS_SESSION_BUS_ADDRESS: its first `unix:` address with a
- * path (or, on Linux, an abstract name); undefined for none (tcp:, launchd:, unset). */
-export function busSocket(address: string | undefined): string | undefined {
-  for (const one of address?.split(';') ?? []) {
-    if (!one.startsWith('unix:')) continue;
-    const keys = new Map<string, string>();
-    for (const pair of one.slice(5).split(',')) {
-      const at = pair.indexOf('=');
-      // Values are %-escaped (an address's bytes other than [-0-9A-Za-z_/.\\*]).
-      if (at > 0) keys.set(pair.slice(0, at), decodeURIComponent(pair.slice(at + 1)));
-    }
-    const path = keys.get('path');
-    if (path) return path;
-    const abstract = keys.get('abstract');
-    if (abstract && process.platform === 'linux') return `\0${abstract}`;
+/** The session bus's socket, from DBUS_SESSION_BUS_ADDRESS: its path (on Linux, an abstract
+ * name after a NUL), and the server's id when the address names it. Only the first address is
+ * taken, as it is the one libdbus connects to first; one that is not `unix:` with a path or an
+ * abstract name (tcp:, launchd:, unset) is none. */
+export function busSocket(
+  address: string | undefined,
+): { path: string; guid?: string } | undefined {
+  const first = address?.split(';')[0];
+  if (!first?.startsWith('unix:')) return undefined;
+  const keys = new Map<string, string>();
+  for (const pair of first.slice(5).split(',')) {
+    const at = pair.indexOf('=');
+    // Values are %-escaped (an address's bytes other than [-0-9A-Za-z_/.\\*]).
+    if (at > 0) keys.set(pair.slice(0, at), decodeURIComponent(pair.slice(at + 1)));
   }
+  const guid = keys.get('guid');
+  const path = keys.get('path');
+  if (path) return { path, guid };
+  const abstract = keys.get('abstract');
+  if (abstract && process.platform === 'linux') return { path: `\0${abstract}`, guid };
   return undefined;
 }
 
-/** Where a type that starts at `at` in `signature` ends (one complete type). */
-function typeEnd(signature: string, at: number): number {
-  const code = signature[at];
-  if (code === 'a') return typeEnd(signature, at + 1);
-  if (code === '(' || code === '{') {
-    const close = code === '(' ? ')' : '}';
-    let next = at + 1;
-    while (signature[next] !== close) {
-      if (next >= signature.length) throw new Error(`bad signature ${signature}`);
-      next = typeEnd(signature, next);
-    }
-    return next + 1;
-  }
-  if (code === undefined) throw new Error(`bad signature ${signature}`);
-  return at + 1;
+/** The basic types this file reads and writes; with arrays, structs, dict entries and variants,
+ * all that a read meets. Any other code (a valid one too: 64-bit numbers, doubles, file
+ * descriptors) makes the message one this read does not take. */
+const BASIC = 'ybuisog';
+/** The D-Bus specification's limits: a signature's length, and how deep containers nest. */
+const MAX_SIGNATURE = 255;
+const MAX_DEPTH = 64;
+
+function badSignature(signature: string): Error {
+  return new Error(`a D-Bus signature this read does not take: ${signature.slice(0, 40)}`);
 }
 
-/** The types of a signature, one by one. */
+/** Where the complete type that starts at `at` in `signature` ends. */
+function typeEnd(signature: string, at: number, depth = 0): number {
+  if (depth > MAX_DEPTH) throw badSignature(signature);
+  const code = signature[at];
+  if (code === 'a' && signature[at + 1] === '{') {
+    // A dict entry: a basic key and one value, only as an array's element.
+    const key = signature[at + 2];
+    if (key === undefined || !BASIC.includes(key)) throw badSignature(signature);
+    const end = typeEnd(signature, at + 3, depth + 1);
+    if (signature[end] !== '}') throw badSignature(signature);
+    return end + 1;
+  }
+  if (code === 'a') return typeEnd(signature, at + 1, depth + 1);
+  if (code === '(') {
+    // At least one member: an empty struct would read as nothing, for ever in an array.
+    let next = typeEnd(signature, at + 1, depth + 1);
+    while (signature[next] !== ')') next = typeEnd(signature, next, depth + 1);
+    return next + 1;
+  }
+  if (code !== undefined && (BASIC.includes(code) || code === 'v')) return at + 1;
+  throw badSignature(signature);
+}
+
+const parsed = new Map<string, string[]>();
+
+/** The complete types of a signature, one by one (kept: an array's elements share theirs). */
 function types(signature: string): string[] {
-  const list: string[] = [];
+  let list = parsed.get(signature);
+  if (list) return list;
+  if (signature.length > MAX_SIGNATURE) throw badSignature(signature);
+  list = [];
   for (let at = 0; at < signature.length; ) {
     const end = typeEnd(signature, at);
     list.push(signature.slice(at, end));
     at = end;
   }
+  // A bus sending signature after signature is not given the memory to keep them.
+  if (parsed.size < 64) parsed.set(signature, list);
   return list;
 }
 
@@ -196,7 +225,8 @@ export class Reader {
     return value;
   }
 
-  read(type: string): DBusValue {
+  read(type: string, depth = 0): DBusValue {
+    if (depth > MAX_DEPTH) throw new Error('a D-Bus value nested too deep');
     const code = type[0];
     if (code === 'y') {
       this.need(1);
@@ -211,11 +241,13 @@ export class Reader {
     }
     if (code === 'v') {
       const signature = this.read('g') as string;
-      return [signature, this.read(signature)];
+      const [inner, ...more] = types(signature);
+      if (inner === undefined || more.length > 0) throw badSignature(signature);
+      return [signature, this.read(inner, depth + 1)];
     }
     if (code === '(' || code === '{') {
       this.align(8);
-      return types(type.slice(1, -1)).map((member) => this.read(member));
+      return types(type.slice(1, -1)).map((member) => this.read(member, depth + 1));
     }
     if (code === 'a') {
       const length = this.u32();
@@ -224,7 +256,11 @@ export class Reader {
       const end = this.at + length;
       if (end > this.buffer.length) throw new Error('a D-Bus message ends too soon');
       const items: DBusValue[] = [];
-      while (this.at < end) items.push(this.read(element));
+      while (this.at < end) {
+        const before = this.at;
+        items.push(this.read(element, depth + 1));
+        if (this.at === before) throw badSignature(type);
+      }
       return items;
     }
     throw new Error(`cannot read D-Bus type ${type}`);
@@ -248,7 +284,11 @@ export enum Field {
   destination = 6,
   sender = 7,
   signature = 8,
+  unixFds = 9,
 }
+
+/** Each header field's type (the specification's): a field of another type is a broken message. */
+const FIELD_TYPES = ['', 'o', 's', 's', 's', 'u', 's', 's', 'g', 'u'];
 
 interface Call {
   path: string;
@@ -257,6 +297,8 @@ interface Call {
   destination: string;
   signature?: string;
   body?: DBusValue[];
+  /** The signature its reply must have: a reply of another shape is not read. */
+  reply: string;
 }
 
 /** A header field: its code (Field) and its value as a variant. */
@@ -302,9 +344,16 @@ export interface Received {
   body: DBusValue[];
 }
 
-/** The first whole message in `buffer`: it and its length, or undefined while it is not all
- * there. Throws for bytes that are not a D-Bus message, or one over MAX_MESSAGE. */
-export function receive(buffer: Buffer): { message: Received; length: number } | undefined {
+/**
+ * The first whole message in `buffer`: it and its length, or undefined while it is not all
+ * there. Its body is read only when `wanted` says so of the rest (a signal nobody asked for is
+ * skipped unread). Throws for bytes that are not a D-Bus message this read takes, or one over
+ * MAX_MESSAGE.
+ */
+export function receive(
+  buffer: Buffer,
+  wanted: (message: Received) => boolean = () => true,
+): { message: Received; length: number } | undefined {
   if (buffer.length < 16) return undefined;
   const order = String.fromCharCode(buffer[0] as number);
   if ((order !== 'l' && order !== 'B') || buffer[3] !== 1) throw new Error('not a D-Bus message');
@@ -318,23 +367,23 @@ export function receive(buffer: Buffer): { message: Received; length: number } |
   if (length > MAX_MESSAGE) throw new Error('a D-Bus message too large');
   if (buffer.length < length) return undefined;
   const whole = buffer.subarray(0, length);
-  const fields: Received['fields'] = {};
-  for (const [code, [, value]] of new Reader(whole, little, 12).read('a(yv)') as HeaderField[]) {
-    const name = Field[code] as keyof typeof Field | undefined;
-    if (name) fields[name] = value;
+  const message: Received = { kind: buffer[1] as number, serial, fields: {}, body: [] };
+  for (const [code, [type, value]] of new Reader(whole, little, 12).read(
+    'a(yv)',
+  ) as HeaderField[]) {
+    const expected = FIELD_TYPES[code];
+    if (!expected) continue; // A field this version of D-Bus does not name: ignored, as it says.
+    if (type !== expected) throw new Error('a D-Bus header field of the wrong type');
+    message.fields[Field[code] as keyof typeof Field] = value;
   }
-  // Offsets count from the message's start: the body's alignment is the same from there.
-  const body = new Reader(whole, little, bodyAt);
-  const signature = typeof fields.signature === 'string' ? fields.signature : '';
-  return {
-    message: {
-      kind: buffer[1] as number,
-      serial,
-      fields,
-      body: types(signature).map((type) => body.read(type)),
-    },
-    length,
-  };
+  if (wanted(message)) {
+    // Offsets count from the message's start: the body's alignment is the same from there.
+    const body = new Reader(whole, little, bodyAt);
+    message.body = types((message.fields.signature as string | undefined) ?? '').map((type) =>
+      body.read(type),
+    );
+  }
+  return { message, length };
 }
 
 /** A connection to the bus: calls sent, their replies awaited by serial. */
@@ -342,7 +391,11 @@ class Connection {
   private received = Buffer.alloc(0);
   private serial = 0;
   private authenticated = false;
-  private readonly waiting = new Map<number, (body: DBusValue[]) => void>();
+  /** The calls awaiting their reply, by serial: the reply's signature, and who awaits it. */
+  private readonly waiting = new Map<
+    number,
+    { signature: string; resolve: (body: DBusValue[]) => void }
+  >();
   private failed?: (error: Error) => void;
   /** Rejects at the first failure (a refusal, an error reply, bytes that are not D-Bus, the
    * connection closed), which ends the read. */
@@ -350,7 +403,11 @@ class Connection {
     this.failed = reject;
   });
 
-  constructor(private readonly socket: import('node:net').Socket) {
+  constructor(
+    private readonly socket: import('node:net').Socket,
+    /** The server's id, when the bus address names it: another server is not the bus. */
+    private readonly guid?: string,
+  ) {
     this.failure.catch(() => {});
     socket.on('data', (chunk: Buffer) => {
       try {
@@ -381,14 +438,17 @@ class Connection {
 
   /** Sends `calls` (after `prefix`) in one write; their replies' bodies. */
   send(calls: Call[], prefix = ''): Promise<DBusValue[]>[] {
-    const messages = calls.map((call) => callMessage(++this.serial, call));
-    const replies = messages.map((_, index) => {
-      const serial = this.serial - messages.length + 1 + index;
+    const replies = calls.map((call) => {
+      const serial = ++this.serial;
       return Promise.race([
-        new Promise<DBusValue[]>((resolve) => this.waiting.set(serial, resolve)),
+        new Promise<DBusValue[]>((resolve) => {
+          this.waiting.set(serial, { signature: call.reply, resolve });
+        }),
         this.failure,
       ]);
     });
+    const first = this.serial - calls.length + 1;
+    const messages = calls.map((call, index) => callMessage(first + index, call));
     // A read that ends at one failure leaves the other replies unawaited.
     for (const reply of replies) reply.catch(() => {});
     this.socket.write(Buffer.concat([Buffer.from(prefix, 'latin1'), ...messages]));
@@ -405,11 +465,17 @@ class Connection {
       }
       const line = this.received.toString('latin1', 0, end);
       if (!line.startsWith('OK ')) throw new Error(`the bus refused: ${line.slice(0, 40)}`);
+      if (this.guid && line.slice(3) !== this.guid) throw new Error('another server than the bus');
       this.received = this.received.subarray(end + 2);
       this.authenticated = true;
     }
     for (;;) {
-      const next = receive(this.received);
+      const next = receive(
+        this.received,
+        ({ kind, fields }) =>
+          (kind === Kind.reply || kind === Kind.error) &&
+          this.waiting.has(fields.replySerial as number),
+      );
       if (!next) return;
       this.received = this.received.subarray(next.length);
       const { kind, fields, body } = next.message;
@@ -419,7 +485,12 @@ class Connection {
       if (!waiter || (kind !== Kind.reply && kind !== Kind.error)) continue;
       this.waiting.delete(replySerial);
       if (kind === Kind.error) throw new Error(`${fields.errorName}: ${String(body[0] ?? '')}`);
-      waiter(body);
+      if ((fields.signature ?? '') !== waiter.signature) {
+        throw new Error(
+          `a reply of signature ${String(fields.signature)}, not ${waiter.signature}`,
+        );
+      }
+      waiter.resolve(body);
     }
   }
 }
@@ -435,23 +506,23 @@ export async function readSecret(
   address = process.env.DBUS_SESSION_BUS_ADDRESS,
 ): Promise<string | undefined> {
   signal?.throwIfAborted();
-  let path: string | undefined;
+  let bus: ReturnType<typeof busSocket>;
   try {
-    path = busSocket(address);
+    bus = busSocket(address);
   } catch {
     return undefined; // A malformed %-escape.
   }
   const uid = process.getuid?.();
-  if (path === undefined || uid === undefined) return undefined;
+  if (bus === undefined || uid === undefined) return undefined;
   const { createConnection } = process.getBuiltinModule('node:net');
-  const socket = createConnection({ path });
+  const socket = createConnection({ path: bus.path });
   let onAbort = () => {};
   const aborted = new Promise<never>((_, reject) => {
     onAbort = () => reject(signal?.reason);
   });
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    return await Promise.race([read(new Connection(socket), uid, attributes), aborted]);
+    return await Promise.race([read(new Connection(socket, bus.guid), uid, attributes), aborted]);
   } catch {
     if (signal?.aborted) throw signal.reason;
     return undefined;
@@ -468,18 +539,36 @@ async function read(
 ): Promise<string | undefined> {
   // The bus wants Hello first; the others follow it at once.
   const [hello, opened, search] = connection.begin(uid, [
-    { ...BUS, destination: BUS.interface, member: 'Hello' },
-    { ...SECRETS, member: 'OpenSession', signature: 'sv', body: ['plain', ['s', '']] },
-    { ...SECRETS, member: 'SearchItems', signature: 'a{ss}', body: [Object.entries(attributes)] },
+    { ...BUS, destination: BUS.interface, member: 'Hello', reply: 's' },
+    {
+      ...SECRETS,
+      member: 'OpenSession',
+      signature: 'sv',
+      body: ['plain', ['s', '']],
+      reply: 'vo',
+    },
+    {
+      ...SECRETS,
+      member: 'SearchItems',
+      signature: 'a{ss}',
+      body: [Object.entries(attributes)],
+      reply: 'aoao',
+    },
   ]);
   await hello;
   const [, session] = (await opened) as [unknown, string];
   const [unlocked, locked] = (await search) as [string[], string[]];
   if (unlocked.length !== 1 || locked.length !== 0) return undefined;
   const [secrets] = (await connection.send([
-    { ...SECRETS, member: 'GetSecrets', signature: 'aoo', body: [unlocked, session] },
+    {
+      ...SECRETS,
+      member: 'GetSecrets',
+      signature: 'aoo',
+      body: [unlocked, session],
+      reply: 'a{o(oayays)}',
+    },
   ])[0]) as [[string, [string, number[], number[], string]][]];
   const value = secrets.find(([item]) => item === unlocked[0])?.[1][2];
   if (value === undefined) return undefined;
-  return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(value));
+  return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(Uint8Array.from(value));
 }

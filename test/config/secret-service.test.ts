@@ -11,10 +11,12 @@ import {
   type DBusValue,
   encodeMessage,
   Field,
+  type HeaderField,
   Kind,
   type Received,
   readSecret,
   receive,
+  Writer,
 } from '../../src/config/secret-service.js';
 import { afterThisTest } from '../helpers/cleanup.js';
 import { tempDir } from '../helpers/cli.js';
@@ -40,12 +42,29 @@ function replyTo(call: Received, signature: string, body: DBusValue[], serial = 
 }
 
 function errorTo(call: Received, name: string, message: string): Buffer {
-  const fields: [number, [string, DBusValue]][] = [
+  const fields: HeaderField[] = [
     [Field.replySerial, ['u', call.serial]],
     [Field.errorName, ['s', name]],
   ];
   return encodeMessage(Kind.error, 100, fields, 's', [message]);
 }
+
+/** A variant holding a variant… `depth` deep, a string at the bottom. */
+function nested(depth: number): DBusValue {
+  let value: DBusValue = ['s', 'x'];
+  for (let i = 1; i < depth; i += 1) value = ['v', value];
+  return value;
+}
+
+/** A message of these header fields and body bytes, as no writer that checks would make it. */
+function rawMessage(kind: Kind, fields: HeaderField[], body: Buffer): Buffer {
+  const head = encodeMessage(kind, 100, fields);
+  head.writeUInt32LE(body.length, 4);
+  return Buffer.concat([head, body]);
+}
+
+/** An array of empty structs, 8 bytes long: with nothing to read in each, for ever. */
+const EMPTY_STRUCTS = Buffer.from('0800000000000000' + '0000000000000000', 'hex');
 
 /** What a bus answers to a call: bytes, or nothing (it stays silent). */
 type Answer = (call: Received) => Buffer | undefined;
@@ -76,8 +95,13 @@ function secretService(
         return replyTo(call, 'vo', [['s', ''], SESSION]);
       case 'SearchItems':
         return replyTo(call, 'aoao', search);
-      case 'GetSecrets':
-        return replyTo(call, 'a{o(oayays)}', [[[ITEM, [SESSION, [], secret, 'text/plain']]]]);
+      case 'GetSecrets': {
+        // The secret of the item asked for, whatever it is.
+        const [[item]] = call.body as [string[]];
+        return replyTo(call, 'a{o(oayays)}', [
+          [[item as string, [SESSION, [], secret, 'text/plain']]],
+        ]);
+      }
       default:
         return undefined;
     }
@@ -190,6 +214,83 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
     expect(await readSecret(ATTRIBUTES, undefined, bus.address)).toBeUndefined();
   });
 
+  it('a secret that starts with a byte order mark keeps it, as the library does', async () => {
+    const bus = await fakeBus(secretService(undefined, [0xef, 0xbb, 0xbf, 0x6b]));
+    expect(await readSecret(ATTRIBUTES, undefined, bus.address)).toBe('\ufeffk');
+  });
+
+  it('a signal of a shape this read does not take, unasked for, is skipped unread', async () => {
+    const service = secretService();
+    const bus = await fakeBus((call) => {
+      const answer = service(call);
+      if (call.fields.member !== 'Hello' || !answer) return answer;
+      const fields: HeaderField[] = [
+        [Field.member, ['s', 'Odd']],
+        [Field.signature, ['g', 'a()']],
+      ];
+      const odd = rawMessage(Kind.signal, fields, EMPTY_STRUCTS);
+      return Buffer.concat([odd, answer]);
+    });
+    expect(await readSecret(ATTRIBUTES, undefined, bus.address)).toBe('key-5678');
+  });
+
+  it.each([
+    // A string of one character and an empty one pass for one item and none.
+    ['SearchItems', 'two strings', 'ss', ['x', '']],
+    ['GetSecrets', 'a secret as text', 'a{os}', [[[ITEM, 'key-5678']]]],
+    ['GetSecrets', 'a struct of another shape', 'a{o(ooss)}', [[[ITEM, [SESSION, '', 'k', 't']]]]],
+    ['OpenSession', 'variants nested 100 deep', 'vo', [nested(100), SESSION]],
+  ] as [string, string, string, DBusValue[]][])(
+    '%s answering %s: no answer of its own',
+    async (member, _, signature, body) => {
+      const service = secretService();
+      const bus = await fakeBus((call) =>
+        call.fields.member === member ? replyTo(call, signature, body) : service(call),
+      );
+      expect(await readSecret(ATTRIBUTES, undefined, bus.address)).toBeUndefined();
+    },
+  );
+
+  it('SearchItems answering an array of empty structs: no answer of its own, at once', async () => {
+    const service = secretService();
+    const bus = await fakeBus((call) =>
+      call.fields.member === 'SearchItems'
+        ? rawMessage(
+            Kind.reply,
+            [
+              [Field.replySerial, ['u', call.serial]],
+              [Field.signature, ['g', 'a()']],
+            ],
+            EMPTY_STRUCTS,
+          )
+        : service(call),
+    );
+    expect(await readSecret(ATTRIBUTES, AbortSignal.timeout(2000), bus.address)).toBeUndefined();
+  });
+
+  it('a header field of the wrong type (a signature sent as a string): no answer of its own', async () => {
+    const service = secretService();
+    const bus = await fakeBus((call) => {
+      if (call.fields.member !== 'SearchItems') return service(call);
+      const found = new Writer();
+      found.write('ao', [ITEM]);
+      found.write('ao', []);
+      const fields: HeaderField[] = [
+        [Field.replySerial, ['u', call.serial]],
+        [Field.signature, ['s', 'aoao']],
+      ];
+      return rawMessage(Kind.reply, fields, found.toBuffer());
+    });
+    expect(await readSecret(ATTRIBUTES, undefined, bus.address)).toBeUndefined();
+    expect(described(bus.calls)).toEqual(FIRST_CALLS);
+  });
+
+  it('a server whose id is not the one the address names: no answer of its own', async () => {
+    const bus = await fakeBus(secretService(), 'OK fedcba9876543210fedcba9876543210\r\n');
+    expect(await readSecret(ATTRIBUTES, undefined, bus.address)).toBeUndefined();
+    expect(described(bus.calls)).toEqual(FIRST_CALLS);
+  });
+
   it('an error reply: no answer of its own', async () => {
     const service = secretService();
     const bus = await fakeBus((call) =>
@@ -240,21 +341,26 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
 
 describe('the session bus address', () => {
   it.each([
-    ['unix:path=/run/user/1000/bus', '/run/user/1000/bus'],
-    ['unix:path=/tmp/dbus-abc,guid=0123', '/tmp/dbus-abc'],
-    ['unix:path=/tmp/a%20b%2Cc', '/tmp/a b,c'],
-    ['tcp:host=localhost,port=1;unix:path=/tmp/second', '/tmp/second'],
+    ['unix:path=/run/user/1000/bus', { path: '/run/user/1000/bus' }],
+    ['unix:path=/tmp/dbus-abc,guid=0123', { path: '/tmp/dbus-abc', guid: '0123' }],
+    ['unix:path=/tmp/a%20b%2Cc', { path: '/tmp/a b,c' }],
+    // The first address is the one libdbus tries first: a later one may be another bus.
+    ['unix:path=/tmp/first;unix:path=/tmp/second', { path: '/tmp/first' }],
+    ['tcp:host=localhost,port=1;unix:path=/tmp/second', undefined],
     ['tcp:host=localhost,port=1', undefined],
     ['launchd:env=DBUS_LAUNCHD_SESSION_BUS_SOCKET', undefined],
     ['unix:tmpdir=/tmp', undefined],
     ['', undefined],
     [undefined, undefined],
-  ])('%s → %s', (address, path) => {
-    expect(busSocket(address)).toBe(path);
+  ])('%s → %o', (address, bus) => {
+    expect(busSocket(address)).toEqual(bus);
   });
 
   it.runIf(process.platform === 'linux')('an abstract socket: its name after a NUL', () => {
-    expect(busSocket('unix:abstract=/tmp/dbus-XYZ,guid=01')).toBe('\0/tmp/dbus-XYZ');
+    expect(busSocket('unix:abstract=/tmp/dbus-XYZ,guid=01')).toEqual({
+      path: '\0/tmp/dbus-XYZ',
+      guid: '01',
+    });
   });
 
   it('a malformed escape: no bus', async () => {
