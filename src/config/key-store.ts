@@ -96,11 +96,11 @@ export const systemKeyring: KeyringLoader = async () => {
   if (process.getBuiltinModule('node:sea').isSea()) {
     throw new Error('this single executable cannot load the keyring library');
   }
-  const call = (op: string, account: string, signal?: AbortSignal, key?: string) =>
-    inChild(
-      JSON.stringify({ library: libraryPath(), service: KEYRING_SERVICE, account, op, key }),
-      signal,
-    );
+  let library: string | undefined; // Resolved at the first call that needs it.
+  const call = (op: string, account: string, signal?: AbortSignal, key?: string) => {
+    library ??= libraryPath();
+    return inChild(JSON.stringify({ library, service: KEYRING_SERVICE, account, op, key }), signal);
+  };
   return {
     get: async (account, signal) => {
       // The library's Linux store is the Secret Service (CALL); elsewhere it is the system's own.

@@ -21,6 +21,7 @@ import {
 import { afterThisTest } from '../helpers/cleanup.js';
 import { tempDir } from '../helpers/cli.js';
 
+const GUID = '0123456789abcdef0123456789abcdef';
 const ITEM = '/org/freedesktop/secrets/collection/login/7';
 const SESSION = '/org/freedesktop/secrets/session/s1';
 const ATTRIBUTES = { service: 'store', username: 'loc-0123456789abcdef' };
@@ -96,10 +97,13 @@ function secretService(
       case 'SearchItems':
         return replyTo(call, 'aoao', search);
       case 'GetSecrets': {
-        // The secret of the item asked for, whatever it is.
+        // Another item's secret first, then the one asked for, whatever it is.
         const [[item]] = call.body as [string[]];
         return replyTo(call, 'a{o(oayays)}', [
-          [[item as string, [SESSION, [], secret, 'text/plain']]],
+          [
+            [`${ITEM}0`, [SESSION, [], [...Buffer.from('other-key')], 'text/plain']],
+            [item as string, [SESSION, [], secret, 'text/plain']],
+          ],
         ]);
       }
       default:
@@ -119,13 +123,13 @@ interface Bus {
 
 /** A bus on a Unix socket in a temporary folder: `OK` (or `authReply`) to the handshake, then
  * `answer` for each call. */
-async function fakeBus(answer: Answer, authReply = 'OK 0123456789abcdef0123456789abcdef\r\n') {
+async function fakeBus(answer: Answer, authReply = `OK ${GUID}\r\n`) {
   const path = join(tempDir(), 'bus');
   let handshake = '';
   const calls: Received[] = [];
   let closed!: () => void;
   const bus: Bus = {
-    address: `unix:path=${path},guid=0123456789abcdef0123456789abcdef`,
+    address: `unix:path=${path},guid=${GUID}`,
     handshake: () => handshake,
     calls,
     closed: new Promise((resolve) => {
@@ -285,6 +289,31 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
     expect(described(bus.calls)).toEqual(FIRST_CALLS);
   });
 
+  it('a signal that names a call in its reply field is not its reply', async () => {
+    const service = secretService();
+    const bus = await fakeBus((call) => {
+      const answer = service(call);
+      if (call.fields.member !== 'SearchItems' || !answer) return answer;
+      const fields: HeaderField[] = [[Field.replySerial, ['u', call.serial]]];
+      const signal = encodeMessage(Kind.signal, 99, fields, 'aoao', [[ITEM, `${ITEM}0`], []]);
+      return Buffer.concat([signal, answer]);
+    });
+    expect(await readSecret(ATTRIBUTES, undefined, bus.address)).toBe('key-5678');
+  });
+
+  it('a header field D-Bus does not name is ignored, as the specification says', async () => {
+    const service = secretService();
+    const bus = await fakeBus((call) => {
+      if (call.fields.member !== 'SearchItems') return service(call);
+      const fields: HeaderField[] = [
+        [Field.replySerial, ['u', call.serial]],
+        [42, ['s', 'a field of a later version']],
+      ];
+      return encodeMessage(Kind.reply, 100, fields, 'aoao', [[ITEM], []]);
+    });
+    expect(await readSecret(ATTRIBUTES, undefined, bus.address)).toBe('key-5678');
+  });
+
   it('a server whose id is not the one the address names: no answer of its own', async () => {
     const bus = await fakeBus(secretService(), 'OK fedcba9876543210fedcba9876543210\r\n');
     expect(await readSecret(ATTRIBUTES, undefined, bus.address)).toBeUndefined();
@@ -292,10 +321,11 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
   });
 
   it('an error reply: no answer of its own', async () => {
+    // To Hello, whose reply has the error's signature: it can be told only by its kind.
     const service = secretService();
     const bus = await fakeBus((call) =>
-      call.fields.member === 'OpenSession'
-        ? errorTo(call, 'org.freedesktop.DBus.Error.ServiceUnknown', 'not provided')
+      call.fields.member === 'Hello'
+        ? errorTo(call, 'org.freedesktop.DBus.Error.AccessDenied', 'not you')
         : service(call),
     );
     expect(await readSecret(ATTRIBUTES, undefined, bus.address)).toBeUndefined();
@@ -305,17 +335,19 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
 
   it.each([
     ['a refused handshake', 'REJECTED EXTERNAL\r\n'],
-    ['bytes that are not D-Bus after OK', 'OK 0123456789abcdef\r\nHTTP/1.1 400 Bad Request\r\n'],
+    ['an answer to AUTH of over 512 bytes without an end of line', `OK ${'0'.repeat(600)}`],
+    // Read as a message, its length would be 24 bytes, and the read would wait for the rest.
+    [
+      'bytes that are not D-Bus after OK',
+      `OK ${GUID}\r\nX\x02\x00\x01\x00\x00\x00\x00\x01\x00\x00\x00\x08\x00\x00\x00`,
+    ],
     [
       'a message of over 1 MiB announced',
-      Buffer.concat([
-        Buffer.from('OK 0123456789abcdef\r\n'),
-        Buffer.from([0x6c, 2, 0, 1, 0, 0, 0x20, 0, 1, 0, 0, 0, 0, 0, 0, 0]),
-      ]).toString('latin1'),
+      `OK ${GUID}\r\nl\x02\x00\x01\x00\x00\x20\x00\x01\x00\x00\x00\x00\x00\x00\x00`,
     ],
-  ])('%s: no answer of its own', async (_, authReply) => {
+  ])('%s: no answer of its own, at once', async (_, authReply) => {
     const bus = await fakeBus(() => undefined, authReply);
-    expect(await readSecret(ATTRIBUTES, undefined, bus.address)).toBeUndefined();
+    expect(await readSecret(ATTRIBUTES, AbortSignal.timeout(2000), bus.address)).toBeUndefined();
     await bus.closed;
   });
 
@@ -406,6 +438,18 @@ describe('the wire format', () => {
           expect(receive(message.subarray(0, message.length - 1))).toBeUndefined();
         },
       ),
+    );
+  });
+
+  it.each([
+    ['a dict entry whose key is not a basic type', 'a{vs}'],
+    ['containers nested over 64 deep', `${'a'.repeat(65)}y`],
+    ['a type this read does not take (a 64-bit number)', 'x'],
+  ])('a body with %s is refused', (_, signature) => {
+    const head = encodeMessage(Kind.reply, 1, [[Field.signature, ['g', signature]]]);
+    head.writeUInt32LE(8, 4);
+    expect(() => receive(Buffer.concat([head, Buffer.alloc(8)]))).toThrow(
+      `a D-Bus signature this read does not take: ${signature.slice(0, 40)}`,
     );
   });
 
