@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { benchSandboxData, printSandboxData } from './bench-sandbox-data.js';
+import { startSecretService } from './secret-service-session.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const BULK = Number(process.env.BENCH_BULK ?? 10_000);
@@ -100,30 +101,20 @@ async function startSandbox() {
 }
 
 /**
- * A private D-Bus session with gnome-keyring's Secret Service, unlocked (as a log-in leaves
- * it), for the row of a key read from the keyring; undefined where it cannot run (not Linux,
- * or dbus-run-session or gnome-keyring-daemon missing). `stop()` ends it.
+ * A private Secret Service (scripts/secret-service-session.js) for the row of a key read from
+ * the keyring, or why there is none: not Linux, a tool missing, the session failing to start.
  */
 async function keyringSession() {
   const installed = (tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
-  if (
-    process.platform !== 'linux' ||
-    !['dbus-run-session', 'gnome-keyring-daemon'].every(installed)
-  ) {
-    return undefined;
-  }
+  const tools = ['dbus-run-session', 'gnome-keyring-daemon'];
+  if (process.platform !== 'linux') return { missing: 'not Linux' };
+  if (!tools.every(installed)) return { missing: `${tools.join(' or ')} not installed` };
   const home = mkdtempSync(join(work, 'keyring-home-'));
-  const start = 'printf pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null';
-  const child = spawn(
-    'dbus-run-session',
-    ['--', 'sh', '-c', `${start} && echo "$DBUS_SESSION_BUS_ADDRESS" && cat >/dev/null`],
-    {
-      env: { PATH: process.env.PATH, HOME: home, XDG_RUNTIME_DIR: home },
-      stdio: ['pipe', 'pipe', 'ignore'],
-    },
-  );
-  const [chunk] = await once(child.stdout, 'data');
-  return { address: chunk.toString().split('\n')[0], stop: () => child.stdin.end() };
+  try {
+    return await startSecretService({ home, runtime: home });
+  } catch (error) {
+    return { missing: error.message };
+  }
 }
 
 const rows = [];
@@ -204,7 +195,8 @@ try {
   // The key in the system keyring (#32), read at each run from a Secret Service of the
   // bench's own, with a cache folder of its own (made by keyring runs, as a user's would be).
   const keyring = await keyringSession();
-  if (keyring) {
+  const keyringList = 'store pets list --json, key in the keyring';
+  if (keyring.address) {
     const keyringEnv = {
       ...env,
       // production's key, its URLs the sandbox's (STORE_BASE_URL, as for every row).
@@ -214,23 +206,27 @@ try {
       DBUS_SESSION_BUS_ADDRESS: keyring.address,
     };
     try {
-      execFileSync(node, [bin, 'auth', 'login', '--with-key', '--no-verify'], {
+      const login = spawnSync(node, [bin, 'auth', 'login', '--with-key', '--no-verify'], {
         env: keyringEnv,
         input: 'sandbox\n',
-        stdio: ['pipe', 'ignore', 'ignore'],
+        encoding: 'utf8',
       });
-      const status = execFileSync(node, [bin, 'auth', 'status', '--json'], { env: keyringEnv });
-      if (JSON.parse(status).keyStorage !== 'keyring')
-        throw new Error('the key is not in the keyring');
-      const keyringList = 'store pets list --json, key in the keyring';
-      compareRow(keyringList, http, oneLiner, [node, bin, ...list], 1.4, env, keyringEnv);
+      const status = spawnSync(node, [bin, 'auth', 'status', '--json'], {
+        env: keyringEnv,
+        encoding: 'utf8',
+      });
+      if (JSON.parse(status.stdout || '{}').keyStorage === 'keyring') {
+        compareRow(keyringList, http, oneLiner, [node, bin, ...list], 1.4, env, keyringEnv);
+      } else {
+        console.error(
+          `no row "${keyringList}": the login did not use the keyring: ${login.stderr}`,
+        );
+      }
     } finally {
-      keyring.stop();
+      await keyring.stop();
     }
   } else {
-    console.error(
-      'no Secret Service here (dbus-run-session, gnome-keyring-daemon): no keyring row',
-    );
+    console.error(`no row "${keyringList}": no Secret Service here (${keyring.missing})`);
   }
   const table = [inTerminal(oneLiner), inTerminal([node, bin, 'pets', 'list'])];
   compareRow('store pets list (table, in a pty)', 'one-liner in a pty', ...table, 1.4, env);

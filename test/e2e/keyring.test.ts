@@ -3,11 +3,12 @@
 // user's own keyring is never touched), `secret-tool` looking at what it holds, and a server on
 // loopback seeing what is sent. Linux only; .ci/run installs the packages, and under CI a missing
 // one fails these tests instead of skipping them.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { startSecretService } from '../../scripts/secret-service-session.js';
 import { KEYRING_TIMEOUT_MS, systemKeyring } from '../../src/config/key-store.js';
 import { afterThisTest } from '../helpers/cleanup.js';
 import { tempDir } from '../helpers/cli.js';
@@ -43,36 +44,14 @@ interface Session {
   lock(): void;
 }
 
-/**
- * A D-Bus session with gnome-keyring's Secret Service in it, unlocked with a password typed on
- * its stdin (as a log-in does); it lasts until the test ends.
- */
+/** A D-Bus session with an unlocked gnome-keyring (scripts/secret-service-session.js); it lasts
+ * until the test ends. */
 async function keyringSession(): Promise<Session> {
   const home = tempDir();
   const runtime = join(tempDir(), 'run');
   mkdirSync(runtime, { mode: 0o700 });
-  const start = 'printf pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null';
-  // The session's address on stdout, then it waits for its stdin to close (the test's end).
-  const child: ChildProcess = spawn(
-    'dbus-run-session',
-    ['--', 'sh', '-c', `${start} && echo "$DBUS_SESSION_BUS_ADDRESS" && cat >/dev/null`],
-    {
-      env: { PATH: process.env.PATH, HOME: home, XDG_RUNTIME_DIR: runtime },
-      stdio: ['pipe', 'pipe', 'ignore'],
-    },
-  );
-  afterThisTest(async () => {
-    child.stdin?.end();
-    if (child.exitCode === null) await new Promise((resolve) => child.once('close', resolve));
-  });
-  const address = await new Promise<string>((resolve, reject) => {
-    let seen = '';
-    child.stdout?.on('data', (chunk) => {
-      seen += chunk;
-      if (seen.includes('\n')) resolve(seen.split('\n')[0] as string);
-    });
-    child.once('close', (code) => reject(new Error(`dbus-run-session ended early (${code})`)));
-  });
+  const { address, stop } = await startSecretService({ home, runtime });
+  afterThisTest(stop);
   const env = { HOME: home, XDG_RUNTIME_DIR: runtime, DBUS_SESSION_BUS_ADDRESS: address };
   const tool = (args: string[], name = 'secret-tool') =>
     spawnSync(name, args, { env: { PATH: process.env.PATH, ...env }, encoding: 'utf8' });

@@ -1,0 +1,5 @@
+// Types of scripts/secret-service-session.js for test/e2e/keyring.test.ts.
+export function startSecretService(folders: {
+  home: string;
+  runtime: string;
+}): Promise<{ address: string; stop(): Promise<void> }>;
