@@ -67,14 +67,15 @@ function rawMessage(kind: Kind, fields: HeaderField[], body: Buffer): Buffer {
 /** An array of empty structs, 8 bytes long: with nothing to read in each, for ever. */
 const EMPTY_STRUCTS = Buffer.from('0800000000000000' + '0000000000000000', 'hex');
 
-/** What a bus answers to a call: bytes, or nothing (it stays silent). */
-type Answer = (call: Received) => Buffer | undefined;
+/** What a bus answers to a call: bytes, or nothing (it stays silent); `{ bytes, end: true }`
+ * closes the connection after them. */
+type Answer = (call: Received) => Buffer | undefined | { bytes: Buffer; end: true };
 
 /** The Secret Service as gnome-keyring answers, with `search`'s result and the secret's bytes. */
 function secretService(
   search: [string[], string[]] = [[ITEM], []],
   secret: number[] = [...Buffer.from('key-5678')],
-): Answer {
+): (call: Received) => Buffer | undefined {
   return (call) => {
     switch (call.fields.member) {
       case 'Hello':
@@ -141,6 +142,7 @@ async function fakeBus(answer: Answer, authReply = `OK ${GUID}\r\n`) {
     let begun = false;
     socket.on('close', () => closed());
     socket.on('data', (chunk) => {
+      if (socket.writableEnded) return; // Closed by an answer: what comes after is not read.
       received = Buffer.concat([received, chunk]);
       if (!begun) {
         const end = received.indexOf('BEGIN\r\n');
@@ -154,7 +156,13 @@ async function fakeBus(answer: Answer, authReply = `OK ${GUID}\r\n`) {
         received = received.subarray(next.length);
         calls.push(next.message);
         const bytes = answer(next.message);
-        if (bytes) socket.write(bytes);
+        if (!bytes) continue;
+        if (Buffer.isBuffer(bytes)) {
+          socket.write(bytes);
+        } else {
+          socket.end(bytes.bytes);
+          return;
+        }
       }
     });
   });
@@ -349,6 +357,31 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
     const bus = await fakeBus(() => undefined, authReply);
     expect(await readSecret(ATTRIBUTES, AbortSignal.timeout(2000), bus.address)).toBeUndefined();
     await bus.closed;
+  });
+
+  it('any byte of any answer changed: a key or none, never a throw or a hang', async () => {
+    const members = ['Hello', 'OpenSession', 'SearchItems', 'GetSecrets'];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...members),
+        fc.nat(),
+        fc.integer({ min: 1, max: 255 }),
+        async (member, at, xor) => {
+          const service = secretService();
+          const bus = await fakeBus((call) => {
+            const answer = service(call);
+            if (call.fields.member !== member || !answer) return answer;
+            const changed = Buffer.from(answer);
+            changed[at % changed.length] = (changed[at % changed.length] as number) ^ xor;
+            // Closed after it: a length made longer ends the read there, not at its limit.
+            return { bytes: changed, end: true };
+          });
+          const read = await readSecret(ATTRIBUTES, undefined, bus.address);
+          expect(read === undefined || typeof read === 'string').toBe(true);
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 
   it('a bus that never answers: the read ends when its signal aborts, its connection closed', async () => {
