@@ -91,13 +91,13 @@ Promise.resolve()
 
 /** The real keyring, one child process per call, but for a read from the Secret Service that
  * this process can make itself (secret-service.ts). The library is an optional dependency with
- * a native binary per platform, outside the bundle (scripts/build.js). */
+ * a native binary per platform, outside the bundle (scripts/build.js). A single executable can
+ * neither load it nor run Node's `-e` in a child: it has the read in process alone. */
 export const systemKeyring: KeyringLoader = async () => {
-  if (process.getBuiltinModule('node:sea').isSea()) {
-    throw new Error('this single executable cannot load the keyring library');
-  }
+  const sea = process.getBuiltinModule('node:sea').isSea();
   let library: string | undefined; // Resolved at the first call that needs it.
   const call = (op: string, account: string, signal?: AbortSignal, key?: string) => {
+    if (sea) throw new Error('this single executable cannot load the keyring library');
     library ??= libraryPath();
     return inChild(JSON.stringify({ library, service: KEYRING_SERVICE, account, op, key }), signal);
   };
