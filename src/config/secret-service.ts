@@ -1,14 +1,15 @@
 // A key read from the Secret Service (Linux) in this process, over the session bus: the few
 // D-Bus messages a read takes (Hello, OpenSession, SearchItems, GetSecrets), written here
 // because the keyring library's read costs a child process (key-store.ts: a bus that never
-// answers cannot otherwise be abandoned) and a D-Bus library brings more code than this file.
-// It answers only when the answer is plain: one unlocked item. Anything else (another bus
-// address, no item, more than one, a locked one, an error, a message it cannot read) leaves the
-// call to the keyring library, so that what a user sees is the library's behaviour.
+// answers cannot otherwise be abandoned), a single executable cannot load that library at all,
+// and a D-Bus library brings more code than this file. It answers only when the answer is
+// plain: one unlocked item. Anything else (another bus address, no item, more than one, a
+// locked one, an error, a message it does not take) leaves the call to the keyring library, so
+// that what a user sees is the library's behaviour.
 //
 // The secret comes in a "plain" session, as libsecret's falls back to: in clear on the session
-// bus's socket, which only this user (and root) can reach; either could ask the Secret Service
-// for the secret itself (docs/security.md).
+// bus's socket, which only this user's processes (and root) can reach. What that leaves open,
+// and why not an encrypted one: docs/security.md.
 
 /** A D-Bus value: a string (s, o, g), a number (y, u, i, b as 0/1), an array or struct (its
  * members in order; a dict entry is a pair), or a variant (`[signature, value]`). */
