@@ -25,15 +25,18 @@ const SECRETS = {
 /** A message larger than this is not one this read expects: a bus sending it is not trusted. */
 const MAX_MESSAGE = 1 << 20;
 
-/** The session bus's socket, from DBUS_SESSION_BUS_ADDRESS: its path (on Linux, an abstract
- * name after a NUL), and the server's id when the address names it. Only the first address is
+/**
+ * The session bus's socket, as libdbus finds it: from DBUS_SESSION_BUS_ADDRESS, its path (on
+ * Linux, an abstract name after a NUL) and the server's id when the address names it, or, when
+ * that is unset, `$XDG_RUNTIME_DIR/bus` (systemd's user bus). Only the address's first entry is
  * taken, as it is the one libdbus connects to first; one that is not `unix:` with a path or an
- * abstract name (tcp:, launchd:, unset) is none. */
-export function busSocket(
-  address: string | undefined,
-): { path: string; guid?: string } | undefined {
-  const first = address?.split(';')[0];
-  if (!first?.startsWith('unix:')) return undefined;
+ * abstract name (tcp:, launchd:) is none.
+ */
+export function sessionBus(env: NodeJS.ProcessEnv): { path: string; guid?: string } | undefined {
+  const address = env.DBUS_SESSION_BUS_ADDRESS;
+  if (!address) return env.XDG_RUNTIME_DIR ? { path: `${env.XDG_RUNTIME_DIR}/bus` } : undefined;
+  const first = address.split(';')[0] as string;
+  if (!first.startsWith('unix:')) return undefined;
   const keys = new Map<string, string>();
   for (const pair of first.slice(5).split(',')) {
     const at = pair.indexOf('=');
@@ -495,12 +498,12 @@ class Connection {
 export async function readSecret(
   attributes: Record<string, string>,
   signal?: AbortSignal,
-  address = process.env.DBUS_SESSION_BUS_ADDRESS,
+  env = process.env,
 ): Promise<string | undefined> {
   signal?.throwIfAborted();
-  let bus: ReturnType<typeof busSocket>;
+  let bus: ReturnType<typeof sessionBus>;
   try {
-    bus = busSocket(address);
+    bus = sessionBus(env);
   } catch {
     return undefined; // A malformed %-escape.
   }

@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  busSocket,
   type DBusValue,
   encodeMessage,
   Field,
@@ -16,6 +15,7 @@ import {
   type Received,
   readSecret,
   receive,
+  sessionBus,
   Writer,
 } from '../../src/config/secret-service.js';
 import { afterThisTest } from '../helpers/cleanup.js';
@@ -115,6 +115,8 @@ function secretService(
 
 interface Bus {
   address: string;
+  /** The socket's path. */
+  path: string;
   /** The handshake's bytes, as the bus read them. */
   handshake: () => string;
   calls: Received[];
@@ -131,6 +133,7 @@ async function fakeBus(answer: Answer, authReply = `OK ${GUID}\r\n`) {
   let closed!: () => void;
   const bus: Bus = {
     address: `unix:path=${path},guid=${GUID}`,
+    path,
     handshake: () => handshake,
     calls,
     closed: new Promise((resolve) => {
@@ -199,7 +202,9 @@ const FIRST_CALLS = [
 describe.skipIf(process.platform === 'win32')('reading a secret over the session bus', () => {
   it('the one unlocked item: its secret, after the handshake and four calls', async () => {
     const bus = await fakeBus(secretService());
-    expect(await readSecret(ATTRIBUTES, undefined, bus.address)).toBe('key-5678');
+    expect(await readSecret(ATTRIBUTES, undefined, { DBUS_SESSION_BUS_ADDRESS: bus.address })).toBe(
+      'key-5678',
+    );
     await bus.closed;
     expect(bus.handshake()).toBe(AUTH);
     expect(described(bus.calls)).toEqual([...FIRST_CALLS, `GetSecrets [["${ITEM}"],"${SESSION}"]`]);
@@ -215,7 +220,9 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
     '%s: no answer of its own, no secret asked for',
     async (_, search) => {
       const bus = await fakeBus(secretService(search));
-      expect(await readSecret(ATTRIBUTES, undefined, bus.address)).toBeUndefined();
+      expect(
+        await readSecret(ATTRIBUTES, undefined, { DBUS_SESSION_BUS_ADDRESS: bus.address }),
+      ).toBeUndefined();
       await bus.closed;
       expect(described(bus.calls)).toEqual(FIRST_CALLS);
     },
@@ -223,12 +230,16 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
 
   it('a secret that is not UTF-8: no answer of its own', async () => {
     const bus = await fakeBus(secretService(undefined, [0x6b, 0xff, 0x79]));
-    expect(await readSecret(ATTRIBUTES, undefined, bus.address)).toBeUndefined();
+    expect(
+      await readSecret(ATTRIBUTES, undefined, { DBUS_SESSION_BUS_ADDRESS: bus.address }),
+    ).toBeUndefined();
   });
 
   it('a secret that starts with a byte order mark keeps it, as the library does', async () => {
     const bus = await fakeBus(secretService(undefined, [0xef, 0xbb, 0xbf, 0x6b]));
-    expect(await readSecret(ATTRIBUTES, undefined, bus.address)).toBe('\ufeffk');
+    expect(await readSecret(ATTRIBUTES, undefined, { DBUS_SESSION_BUS_ADDRESS: bus.address })).toBe(
+      '\ufeffk',
+    );
   });
 
   it('a signal of a shape this read does not take, unasked for, is skipped unread', async () => {
@@ -243,7 +254,9 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
       const odd = rawMessage(Kind.signal, fields, EMPTY_STRUCTS);
       return Buffer.concat([odd, answer]);
     });
-    expect(await readSecret(ATTRIBUTES, undefined, bus.address)).toBe('key-5678');
+    expect(await readSecret(ATTRIBUTES, undefined, { DBUS_SESSION_BUS_ADDRESS: bus.address })).toBe(
+      'key-5678',
+    );
   });
 
   it.each([
@@ -259,7 +272,9 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
       const bus = await fakeBus((call) =>
         call.fields.member === member ? replyTo(call, signature, body) : service(call),
       );
-      expect(await readSecret(ATTRIBUTES, undefined, bus.address)).toBeUndefined();
+      expect(
+        await readSecret(ATTRIBUTES, undefined, { DBUS_SESSION_BUS_ADDRESS: bus.address }),
+      ).toBeUndefined();
     },
   );
 
@@ -277,7 +292,11 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
           )
         : service(call),
     );
-    expect(await readSecret(ATTRIBUTES, AbortSignal.timeout(2000), bus.address)).toBeUndefined();
+    expect(
+      await readSecret(ATTRIBUTES, AbortSignal.timeout(2000), {
+        DBUS_SESSION_BUS_ADDRESS: bus.address,
+      }),
+    ).toBeUndefined();
   });
 
   it('a header field of the wrong type (a signature sent as a string): no answer of its own', async () => {
@@ -293,7 +312,9 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
       ];
       return rawMessage(Kind.reply, fields, found.toBuffer());
     });
-    expect(await readSecret(ATTRIBUTES, undefined, bus.address)).toBeUndefined();
+    expect(
+      await readSecret(ATTRIBUTES, undefined, { DBUS_SESSION_BUS_ADDRESS: bus.address }),
+    ).toBeUndefined();
     expect(described(bus.calls)).toEqual(FIRST_CALLS);
   });
 
@@ -306,7 +327,9 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
       const signal = encodeMessage(Kind.signal, 99, fields, 'aoao', [[ITEM, `${ITEM}0`], []]);
       return Buffer.concat([signal, answer]);
     });
-    expect(await readSecret(ATTRIBUTES, undefined, bus.address)).toBe('key-5678');
+    expect(await readSecret(ATTRIBUTES, undefined, { DBUS_SESSION_BUS_ADDRESS: bus.address })).toBe(
+      'key-5678',
+    );
   });
 
   it('a header field D-Bus does not name is ignored, as the specification says', async () => {
@@ -319,12 +342,16 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
       ];
       return encodeMessage(Kind.reply, 100, fields, 'aoao', [[ITEM], []]);
     });
-    expect(await readSecret(ATTRIBUTES, undefined, bus.address)).toBe('key-5678');
+    expect(await readSecret(ATTRIBUTES, undefined, { DBUS_SESSION_BUS_ADDRESS: bus.address })).toBe(
+      'key-5678',
+    );
   });
 
   it('a server whose id is not the one the address names: no answer of its own', async () => {
     const bus = await fakeBus(secretService(), 'OK fedcba9876543210fedcba9876543210\r\n');
-    expect(await readSecret(ATTRIBUTES, undefined, bus.address)).toBeUndefined();
+    expect(
+      await readSecret(ATTRIBUTES, undefined, { DBUS_SESSION_BUS_ADDRESS: bus.address }),
+    ).toBeUndefined();
     expect(described(bus.calls)).toEqual(FIRST_CALLS);
   });
 
@@ -336,7 +363,9 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
         ? errorTo(call, 'org.freedesktop.DBus.Error.AccessDenied', 'not you')
         : service(call),
     );
-    expect(await readSecret(ATTRIBUTES, undefined, bus.address)).toBeUndefined();
+    expect(
+      await readSecret(ATTRIBUTES, undefined, { DBUS_SESSION_BUS_ADDRESS: bus.address }),
+    ).toBeUndefined();
     await bus.closed;
     expect(described(bus.calls)).toEqual(FIRST_CALLS);
   });
@@ -355,7 +384,11 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
     ],
   ])('%s: no answer of its own, at once', async (_, authReply) => {
     const bus = await fakeBus(() => undefined, authReply);
-    expect(await readSecret(ATTRIBUTES, AbortSignal.timeout(2000), bus.address)).toBeUndefined();
+    expect(
+      await readSecret(ATTRIBUTES, AbortSignal.timeout(2000), {
+        DBUS_SESSION_BUS_ADDRESS: bus.address,
+      }),
+    ).toBeUndefined();
     await bus.closed;
   });
 
@@ -376,7 +409,9 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
             // Closed after it: a length made longer ends the read there, not at its limit.
             return { bytes: changed, end: true };
           });
-          const read = await readSecret(ATTRIBUTES, undefined, bus.address);
+          const read = await readSecret(ATTRIBUTES, undefined, {
+            DBUS_SESSION_BUS_ADDRESS: bus.address,
+          });
           expect(read === undefined || typeof read === 'string').toBe(true);
         },
       ),
@@ -387,7 +422,9 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
   it('a bus that never answers: the read ends when its signal aborts, its connection closed', async () => {
     const bus = await fakeBus(() => undefined);
     const controller = new AbortController();
-    const reading = readSecret(ATTRIBUTES, controller.signal, bus.address);
+    const reading = readSecret(ATTRIBUTES, controller.signal, {
+      DBUS_SESSION_BUS_ADDRESS: bus.address,
+    });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(bus.handshake()).toBe(AUTH);
     const reason = new Error('time limit');
@@ -397,10 +434,12 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
   });
 
   it('no bus at a Unix address, or none at all: no answer, no connection', async () => {
-    expect(await readSecret(ATTRIBUTES, undefined, undefined)).toBeUndefined();
-    expect(await readSecret(ATTRIBUTES, undefined, 'tcp:host=127.0.0.1,port=1')).toBeUndefined();
+    expect(await readSecret(ATTRIBUTES, undefined, {})).toBeUndefined();
+    const tcp = { DBUS_SESSION_BUS_ADDRESS: 'tcp:host=127.0.0.1,port=1' };
+    expect(await readSecret(ATTRIBUTES, undefined, tcp)).toBeUndefined();
     const missing = `unix:path=${join(tempDir(), 'nothing-here')}`;
-    expect(await readSecret(ATTRIBUTES, undefined, missing)).toBeUndefined();
+    const none = { DBUS_SESSION_BUS_ADDRESS: missing };
+    expect(await readSecret(ATTRIBUTES, undefined, none)).toBeUndefined();
   });
 });
 
@@ -415,22 +454,39 @@ describe('the session bus address', () => {
     ['tcp:host=localhost,port=1', undefined],
     ['launchd:env=DBUS_LAUNCHD_SESSION_BUS_SOCKET', undefined],
     ['unix:tmpdir=/tmp', undefined],
-    ['', undefined],
-    [undefined, undefined],
   ])('%s → %o', (address, bus) => {
-    expect(busSocket(address)).toEqual(bus);
+    expect(
+      sessionBus({ DBUS_SESSION_BUS_ADDRESS: address, XDG_RUNTIME_DIR: '/run/user/7' }),
+    ).toEqual(bus);
+  });
+
+  it('no address: the user bus in XDG_RUNTIME_DIR (systemd), as libdbus looks for it', async () => {
+    expect(sessionBus({ XDG_RUNTIME_DIR: '/run/user/1000' })).toEqual({
+      path: '/run/user/1000/bus',
+    });
+    expect(sessionBus({ DBUS_SESSION_BUS_ADDRESS: '', XDG_RUNTIME_DIR: '/run/user/1000' })).toEqual(
+      { path: '/run/user/1000/bus' },
+    );
+    expect(sessionBus({})).toBeUndefined();
+    // A fake bus at that place: the read goes there.
+    const bus = await fakeBus(secretService());
+    const runtime = bus.path.slice(0, -'/bus'.length);
+    expect(await readSecret(ATTRIBUTES, undefined, { XDG_RUNTIME_DIR: runtime })).toBe('key-5678');
   });
 
   it.runIf(process.platform === 'linux')('an abstract socket: its name after a NUL', () => {
-    expect(busSocket('unix:abstract=/tmp/dbus-XYZ,guid=01')).toEqual({
-      path: '\0/tmp/dbus-XYZ',
-      guid: '01',
-    });
+    expect(sessionBus({ DBUS_SESSION_BUS_ADDRESS: 'unix:abstract=/tmp/dbus-XYZ,guid=01' })).toEqual(
+      {
+        path: '\0/tmp/dbus-XYZ',
+        guid: '01',
+      },
+    );
   });
 
   it('a malformed escape: no bus', async () => {
-    expect(() => busSocket('unix:path=/tmp/%zz')).toThrow(URIError);
-    expect(await readSecret(ATTRIBUTES, undefined, 'unix:path=/tmp/%zz')).toBeUndefined();
+    expect(() => sessionBus({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/tmp/%zz' })).toThrow(URIError);
+    const malformed = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/tmp/%zz' };
+    expect(await readSecret(ATTRIBUTES, undefined, malformed)).toBeUndefined();
   });
 });
 
