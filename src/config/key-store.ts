@@ -7,7 +7,7 @@
 import { AuthError, CancelledError, CliError, ExitCode, FlagError, withHint } from '../errors.js';
 import type { ConfigData, ConfigFile, StoredProfile } from './file.js';
 import { profileExists } from './profiles.js';
-import { readSecret } from './secret-service.js';
+import { deleteSecret, readSecret } from './secret-service.js';
 
 /** The keyring's service name; the account is the profile's keyringAccount (keyringAccount()). */
 export const KEYRING_SERVICE = 'store';
@@ -89,10 +89,10 @@ Promise.resolve()
     (error) => answer({ error: String((error && error.message) || error) }));
 `;
 
-/** The real keyring, one child process per call, but for a read from the Secret Service that
- * this process can make itself (secret-service.ts). The library is an optional dependency with
- * a native binary per platform, outside the bundle (scripts/build.js). A single executable can
- * neither load it nor run Node's `-e` in a child: it has the read in process alone. */
+/** The real keyring, one child process per call, but for a read or a removal that this process
+ * can make itself on the Secret Service (secret-service.ts). The library is an optional
+ * dependency with a native binary per platform, outside the bundle (scripts/build.js). A single
+ * executable can neither load it nor run Node's `-e` in a child: it has those two alone. */
 export const systemKeyring: KeyringLoader = async () => {
   const sea = process.getBuiltinModule('node:sea').isSea();
   let library: string | undefined; // Resolved at the first call that needs it.
@@ -102,8 +102,8 @@ export const systemKeyring: KeyringLoader = async () => {
     return inChild(JSON.stringify({ library, service: KEYRING_SERVICE, account, op, key }), signal);
   };
   return {
+    // The library's Linux store is the Secret Service (CALL); elsewhere it is the system's own.
     get: async (account, signal) => {
-      // The library's Linux store is the Secret Service (CALL); elsewhere it is the system's own.
       if (process.platform === 'linux') {
         const key = await readSecret({ service: KEYRING_SERVICE, username: account }, signal);
         if (key !== undefined) return key;
@@ -113,7 +113,13 @@ export const systemKeyring: KeyringLoader = async () => {
     set: async (account, key, signal) => {
       await call('set', account, signal, key);
     },
-    delete: async (account, signal) => (await call('delete', account, signal)) === true,
+    delete: async (account, signal) => {
+      if (process.platform === 'linux') {
+        const gone = await deleteSecret({ service: KEYRING_SERVICE, username: account }, signal);
+        if (gone !== undefined) return gone;
+      }
+      return (await call('delete', account, signal)) === true;
+    },
   };
 };
 

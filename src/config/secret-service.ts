@@ -490,16 +490,77 @@ class Connection {
   }
 }
 
+/** Attributes of an item: the keyring library's (`service`, `username`). */
+type Attributes = Record<string, string>;
+
 /**
  * The secret of the Secret Service's one unlocked item with these attributes, read in this
- * process; undefined when that is not what the service holds, or this cannot tell (see the
- * top of this file). Rejects only when `signal` aborts (the connection closed then).
+ * process: null when it holds no such item (locked or not), as the library says too;
+ * undefined when it holds something else (more than one, a locked one) or this cannot tell
+ * (see the top of this file). Rejects only when `signal` aborts (the connection closed then).
  */
-export async function readSecret(
-  attributes: Record<string, string>,
+export function readSecret(
+  attributes: Attributes,
   signal?: AbortSignal,
   env = process.env,
-): Promise<string | undefined> {
+): Promise<string | null | undefined> {
+  return overBus(signal, env, async (connection, uid) => {
+    const { unlocked, session } = await search(connection, uid, attributes, true);
+    if (unlocked === null || unlocked === undefined) return unlocked;
+    const [secrets] = (await connection.send([
+      {
+        ...SECRETS,
+        member: 'GetSecrets',
+        signature: 'aoo',
+        body: [[unlocked], session as string],
+        reply: 'a{o(oayays)}',
+      },
+    ])[0]) as [[string, [string, number[], number[], string]][]];
+    const value = secrets.find(([item]) => item === unlocked)?.[1][2];
+    if (value === undefined) return undefined;
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(
+      Uint8Array.from(value),
+    );
+  });
+}
+
+/**
+ * Deletes the Secret Service's one unlocked item with these attributes, in this process: true
+ * once it is deleted, false when there is no such item, undefined as readSecret (and when the
+ * service wants to prompt the user first: the library does that).
+ */
+export function deleteSecret(
+  attributes: Attributes,
+  signal?: AbortSignal,
+  env = process.env,
+): Promise<boolean | undefined> {
+  return overBus(signal, env, async (connection, uid) => {
+    const { unlocked } = await search(connection, uid, attributes, false);
+    if (unlocked === null) return false;
+    if (unlocked === undefined) return undefined;
+    const [prompt] = (await connection.send([
+      {
+        destination: SECRETS.destination,
+        path: unlocked,
+        interface: 'org.freedesktop.Secret.Item',
+        member: 'Delete',
+        reply: 'o',
+      },
+    ])[0]) as [string];
+    // "/": deleted, no prompt needed.
+    return prompt === '/' ? true : undefined;
+  });
+}
+
+/**
+ * Runs `use` on a connection to the session bus: its answer, or undefined when there is no bus
+ * to reach or anything fails; rejects only when `signal` aborts. The connection is closed after.
+ */
+async function overBus<T>(
+  signal: AbortSignal | undefined,
+  env: NodeJS.ProcessEnv,
+  use: (connection: Connection, uid: number) => Promise<T | undefined>,
+): Promise<T | undefined> {
   signal?.throwIfAborted();
   let bus: ReturnType<typeof sessionBus>;
   try {
@@ -517,10 +578,7 @@ export async function readSecret(
   });
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    return await Promise.race([
-      askService(new Connection(socket, bus.guid), uid, attributes),
-      aborted,
-    ]);
+    return await Promise.race([use(new Connection(socket, bus.guid), uid), aborted]);
   } catch {
     if (signal?.aborted) throw signal.reason;
     return undefined;
@@ -530,43 +588,30 @@ export async function readSecret(
   }
 }
 
-async function askService(
+/**
+ * Authenticates, says Hello, opens a plain session when `session` is asked for, and searches:
+ * the one unlocked item with these attributes (`unlocked`), null when there is none at all,
+ * undefined when there is more than one or a locked one.
+ */
+async function search(
   connection: Connection,
   uid: number,
-  attributes: Record<string, string>,
-): Promise<string | undefined> {
+  attributes: Attributes,
+  session: boolean,
+): Promise<{ unlocked: string | null | undefined; session?: string }> {
   // The bus wants Hello first; the others follow it at once.
-  const [hello, opened, search] = connection.begin(uid, [
-    { ...BUS, destination: BUS.interface, member: 'Hello', reply: 's' },
-    {
-      ...SECRETS,
-      member: 'OpenSession',
-      signature: 'sv',
-      body: ['plain', ['s', '']],
-      reply: 'vo',
-    },
-    {
-      ...SECRETS,
-      member: 'SearchItems',
-      signature: 'a{ss}',
-      body: [Object.entries(attributes)],
-      reply: 'aoao',
-    },
-  ]);
-  await hello;
-  const [, session] = (await opened) as [unknown, string];
-  const [unlocked, locked] = (await search) as [string[], string[]];
-  if (unlocked.length !== 1 || locked.length !== 0) return undefined;
-  const [secrets] = (await connection.send([
-    {
-      ...SECRETS,
-      member: 'GetSecrets',
-      signature: 'aoo',
-      body: [unlocked, session],
-      reply: 'a{o(oayays)}',
-    },
-  ])[0]) as [[string, [string, number[], number[], string]][]];
-  const value = secrets.find(([item]) => item === unlocked[0])?.[1][2];
-  if (value === undefined) return undefined;
-  return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(Uint8Array.from(value));
+  const calls: Call[] = [{ ...BUS, destination: BUS.interface, member: 'Hello', reply: 's' }];
+  if (session) {
+    const body = ['plain', ['s', '']];
+    calls.push({ ...SECRETS, member: 'OpenSession', signature: 'sv', body, reply: 'vo' });
+  }
+  const body = [Object.entries(attributes)];
+  calls.push({ ...SECRETS, member: 'SearchItems', signature: 'a{ss}', body, reply: 'aoao' });
+  const replies = connection.begin(uid, calls);
+  await replies[0];
+  const opened = session ? ((await replies[1]) as [unknown, string])[1] : undefined;
+  const [unlocked, locked] = (await replies.at(-1)) as [string[], string[]];
+  if (unlocked.length === 0 && locked.length === 0) return { unlocked: null };
+  if (unlocked.length !== 1 || locked.length !== 0) return { unlocked: undefined };
+  return { unlocked: unlocked[0], session: opened };
 }

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   type DBusValue,
+  deleteSecret,
   encodeMessage,
   Field,
   type HeaderField,
@@ -75,9 +76,13 @@ type Answer = (call: Received) => Buffer | undefined | { bytes: Buffer; end: tru
 function secretService(
   search: [string[], string[]] = [[ITEM], []],
   secret: number[] = [...Buffer.from('key-5678')],
+  /** What Delete answers: "/" when no prompt is needed. */
+  prompt = '/',
 ): (call: Received) => Buffer | undefined {
   return (call) => {
     switch (call.fields.member) {
+      case 'Delete':
+        return replyTo(call, 'o', [prompt]);
       case 'Hello':
         // The bus's NameAcquired signal comes before Hello's reply, as dbus-daemon sends it.
         return Buffer.concat([
@@ -184,6 +189,13 @@ function described(calls: Received[]): string[] {
         member: 'Hello',
         destination: 'org.freedesktop.DBus',
       });
+    } else if (fields.member === 'Delete') {
+      expect(fields).toEqual({
+        path: ITEM,
+        interface: 'org.freedesktop.Secret.Item',
+        member: 'Delete',
+        destination: SECRETS.destination,
+      });
     } else {
       expect(fields).toMatchObject(SECRETS);
     }
@@ -211,8 +223,16 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
     expect(bus.calls.map((call) => call.serial)).toEqual([1, 2, 3, 4]);
   });
 
+  it('no item at all: none (null, as the library says), no secret asked for', async () => {
+    const bus = await fakeBus(secretService([[], []]));
+    expect(
+      await readSecret(ATTRIBUTES, undefined, { DBUS_SESSION_BUS_ADDRESS: bus.address }),
+    ).toBeNull();
+    await bus.closed;
+    expect(described(bus.calls)).toEqual(FIRST_CALLS);
+  });
+
   it.each([
-    ['no item', [[], []]],
     ['two items', [[ITEM, `${ITEM}0`], []]],
     ['a locked item', [[], [ITEM]]],
     ['an unlocked and a locked item', [[ITEM], [`${ITEM}0`]]],
@@ -417,6 +437,50 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
       ),
       { numRuns: 60 },
     );
+  });
+
+  const SEARCH = 'SearchItems [[["service","store"],["username","loc-0123456789abcdef"]]]';
+
+  it('a removal: the one unlocked item deleted, with no session opened', async () => {
+    const bus = await fakeBus(secretService());
+    const env = { DBUS_SESSION_BUS_ADDRESS: bus.address };
+    expect(await deleteSecret(ATTRIBUTES, undefined, env)).toBe(true);
+    await bus.closed;
+    expect(bus.handshake()).toBe(AUTH);
+    expect(described(bus.calls)).toEqual(['Hello []', SEARCH, 'Delete []']);
+  });
+
+  it.each([
+    ['no item at all: false, nothing deleted', [[], []], '/', false, []],
+    ['two items: no answer of its own', [[ITEM, `${ITEM}0`], []], '/', undefined, []],
+    ['a locked item: no answer of its own', [[], [ITEM]], '/', undefined, []],
+    [
+      'a service that wants to prompt first: no answer of its own (the library prompts)',
+      [[ITEM], []],
+      '/org/freedesktop/secrets/prompt/p1',
+      undefined,
+      ['Delete []'],
+    ],
+  ] as [string, [string[], string[]], string, boolean | undefined, string[]][])(
+    'a removal, %s',
+    async (_, search, prompt, answer, more) => {
+      const bus = await fakeBus(secretService(search, undefined, prompt));
+      const env = { DBUS_SESSION_BUS_ADDRESS: bus.address };
+      expect(await deleteSecret(ATTRIBUTES, undefined, env)).toBe(answer);
+      await bus.closed;
+      expect(described(bus.calls)).toEqual(['Hello []', SEARCH, ...more]);
+    },
+  );
+
+  it('a removal answered with an error: no answer of its own', async () => {
+    const service = secretService();
+    const bus = await fakeBus((call) =>
+      call.fields.member === 'Delete'
+        ? errorTo(call, 'org.freedesktop.Secret.Error.IsLocked', 'locked')
+        : service(call),
+    );
+    const env = { DBUS_SESSION_BUS_ADDRESS: bus.address };
+    expect(await deleteSecret(ATTRIBUTES, undefined, env)).toBeUndefined();
   });
 
   it('a bus that never answers: the read ends when its signal aborts, its connection closed', async () => {

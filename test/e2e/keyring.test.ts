@@ -68,9 +68,10 @@ describe.skipIf(SKIP)('the key in a real Secret Service (gnome-keyring)', () => 
     expect(config()).toEqual({ profiles: { loc: { baseUrl: server.url } } });
   });
 
-  it('a read is made in this process, without the library; a locked item is left to the library', async () => {
+  it('reads and removals are made in this process, without the library; a locked item is left to it', async () => {
     const session = await keyringSession();
     session.store('loc-0123456789abcdef', KEY);
+    session.store('loc-00000000000000aa', 'another-key-1234');
     vi.stubEnv('DBUS_SESSION_BUS_ADDRESS', session.env.DBUS_SESSION_BUS_ADDRESS);
     const spawn = vi.spyOn(process.getBuiltinModule('node:child_process'), 'spawn');
     afterThisTest(() => {
@@ -79,15 +80,18 @@ describe.skipIf(SKIP)('the key in a real Secret Service (gnome-keyring)', () => 
     });
     const keyring = await systemKeyring();
     expect(await keyring.get('loc-0123456789abcdef')).toBe(KEY);
-    expect(spawn).not.toHaveBeenCalled();
-    // The library is asked when there is no item: its answer is the one given.
+    // No item at all: none, as the library would say.
     expect(await keyring.get('loc-fedcba9876543210')).toBeNull();
-    expect(spawn).toHaveBeenCalledTimes(1);
+    expect(await keyring.delete('loc-00000000000000aa')).toBe(true);
+    expect(session.secret('loc-00000000000000aa')).toBeNull();
+    expect(await keyring.delete('loc-00000000000000aa')).toBe(false);
+    expect(session.secret('loc-0123456789abcdef')).toBe(KEY);
+    expect(spawn).not.toHaveBeenCalled();
     session.lock();
     await expect(keyring.get('loc-0123456789abcdef')).rejects.toThrow(
       /unlock prompt was dismissed/,
     );
-    expect(spawn).toHaveBeenCalledTimes(2);
+    expect(spawn).toHaveBeenCalledTimes(1);
   });
 
   it('an entry removed by hand: exit 4 with a hint to log in again, nothing sent', async () => {
