@@ -28,13 +28,13 @@ const MAX_MESSAGE = 1 << 20;
 /**
  * The session bus's socket, as libdbus finds it: from DBUS_SESSION_BUS_ADDRESS, its path (on
  * Linux, an abstract name after a NUL) and the server's id when the address names it, or, when
- * that is unset, `$XDG_RUNTIME_DIR/bus` (systemd's user bus). Only the address's first entry is
+ * that is unset, `$XDG_RUNTIME_DIR/bus` (systemd's user bus: userBus()). Only the address's first entry is
  * taken, as it is the one libdbus connects to first; one that is not `unix:` with a path or an
  * abstract name (tcp:, launchd:) is none.
  */
 export function sessionBus(env: NodeJS.ProcessEnv): { path: string; guid?: string } | undefined {
   const address = env.DBUS_SESSION_BUS_ADDRESS;
-  if (!address) return env.XDG_RUNTIME_DIR ? { path: `${env.XDG_RUNTIME_DIR}/bus` } : undefined;
+  if (!address) return env.XDG_RUNTIME_DIR ? userBus(`${env.XDG_RUNTIME_DIR}/bus`) : undefined;
   const first = address.split(';')[0] as string;
   if (!first.startsWith('unix:')) return undefined;
   const keys = new Map<string, string>();
@@ -49,6 +49,17 @@ export function sessionBus(env: NodeJS.ProcessEnv): { path: string; guid?: strin
   const abstract = keys.get('abstract');
   if (abstract && process.platform === 'linux') return { path: `\0${abstract}`, guid };
   return undefined;
+}
+
+/** systemd's user bus at `path`, taken as libdbus takes it: a socket itself (not a link to one)
+ * that this user owns. */
+function userBus(path: string): { path: string } | undefined {
+  try {
+    const stats = process.getBuiltinModule('node:fs').lstatSync(path);
+    return stats.isSocket() && stats.uid === process.getuid?.() ? { path } : undefined;
+  } catch {
+    return undefined; // None there.
+  }
 }
 
 /** The basic types this file reads and writes; with arrays, structs, dict entries and variants,

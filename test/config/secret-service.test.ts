@@ -2,6 +2,7 @@
 // bus address, and the read against a bus of the test's own on a Unix socket, which answers as
 // it is told and records what it is sent. The read against a real gnome-keyring is in
 // test/e2e/keyring.test.ts.
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -524,18 +525,24 @@ describe('the session bus address', () => {
     ).toEqual(bus);
   });
 
-  it('no address: the user bus in XDG_RUNTIME_DIR (systemd), as libdbus looks for it', async () => {
-    expect(sessionBus({ XDG_RUNTIME_DIR: '/run/user/1000' })).toEqual({
-      path: '/run/user/1000/bus',
-    });
-    expect(sessionBus({ DBUS_SESSION_BUS_ADDRESS: '', XDG_RUNTIME_DIR: '/run/user/1000' })).toEqual(
-      { path: '/run/user/1000/bus' },
-    );
-    expect(sessionBus({})).toBeUndefined();
+  it('no address: the user bus in XDG_RUNTIME_DIR (systemd), as libdbus takes it', async () => {
     // A fake bus at that place: the read goes there.
     const bus = await fakeBus(secretService());
     const runtime = bus.path.slice(0, -'/bus'.length);
+    expect(sessionBus({ XDG_RUNTIME_DIR: runtime })).toEqual({ path: bus.path });
+    expect(sessionBus({ DBUS_SESSION_BUS_ADDRESS: '', XDG_RUNTIME_DIR: runtime })).toEqual({
+      path: bus.path,
+    });
     expect(await readSecret(ATTRIBUTES, undefined, { XDG_RUNTIME_DIR: runtime })).toBe('key-5678');
+    expect(sessionBus({})).toBeUndefined();
+    // Not there, a link to the socket, or a file: none, as libdbus says.
+    expect(sessionBus({ XDG_RUNTIME_DIR: tempDir() })).toBeUndefined();
+    const linked = tempDir();
+    symlinkSync(bus.path, join(linked, 'bus'));
+    expect(sessionBus({ XDG_RUNTIME_DIR: linked })).toBeUndefined();
+    const file = tempDir();
+    writeFileSync(join(file, 'bus'), '');
+    expect(sessionBus({ XDG_RUNTIME_DIR: file })).toBeUndefined();
   });
 
   it.runIf(process.platform === 'linux')('an abstract socket: its name after a NUL', () => {
