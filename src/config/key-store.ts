@@ -89,6 +89,18 @@ Promise.resolve()
     (error) => answer({ error: String((error && error.message) || error) }));
 `;
 
+/** The library cannot run here (the single executable): what the call needed of it, in words.
+ * Not a keyring that failed: what this process does itself can still be asked of it. */
+class NoLibrary extends Error {
+  constructor(op: string) {
+    super(
+      op === 'set'
+        ? 'this single executable cannot load the keyring library'
+        : 'this single executable uses the keyring only when it is open and holds one entry for the profile; it cannot load the keyring library',
+    );
+  }
+}
+
 /** The real keyring, one child process per call, but for a read or a removal that this process
  * can make itself on the Secret Service (secret-service.ts). The library is an optional
  * dependency with a native binary per platform, outside the bundle (scripts/build.js). A single
@@ -97,7 +109,7 @@ export const systemKeyring: KeyringLoader = async () => {
   const sea = process.getBuiltinModule('node:sea').isSea();
   let library: string | undefined; // Resolved at the first call that needs it.
   const call = (op: string, account: string, signal?: AbortSignal, key?: string) => {
-    if (sea) throw new Error('this single executable cannot load the keyring library');
+    if (sea) throw new NoLibrary(op);
     library ??= libraryPath();
     return inChild(JSON.stringify({ library, service: KEYRING_SERVICE, account, op, key }), signal);
   };
@@ -303,6 +315,9 @@ export async function saveKey(
   const account = stored?.keyringAccount ?? newAccount(profile);
   let inKeyringNow = false;
   let failure: string | undefined;
+  // Whether the keyring may be asked to remove an old entry (below): not once it just failed;
+  // yes when only the library is missing (the single executable removes in process).
+  let askAgain = true;
   let previous: string | null = null;
   if (!options.insecure) {
     try {
@@ -314,6 +329,7 @@ export async function saveKey(
     } catch (error) {
       if (error instanceof CancelledError) throw error;
       failure = keyringFailure(error);
+      askAgain = error instanceof NoLibrary;
     }
   }
   // The entry config.json names when the lock is held: another login may have put its own
@@ -341,11 +357,11 @@ export async function saveKey(
     : { storage: 'file', failure, stale: [] };
   // An entry the profile no longer names holds its old key: removed (the account of a
   // profile stored before accounts were recorded, or its entry now that the key is in the
-  // file). A keyring that just failed is not asked again: the entry is said to stay, as
-  // config.json no longer leads logout or profile remove to it.
+  // file). One that stays is said to stay, as config.json no longer leads logout or profile
+  // remove to it.
   for (const gone of new Set([oldAccount, replaced])) {
     if (gone === undefined || (inKeyringNow && gone === account)) continue;
-    const reason = failure ?? (await removeEntry(loadKeyring, gone, options.signal));
+    const reason = askAgain ? await removeEntry(loadKeyring, gone, options.signal) : failure;
     if (reason !== undefined) result.stale.push({ account: gone, reason });
   }
   return result;

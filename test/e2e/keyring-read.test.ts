@@ -48,4 +48,39 @@ describe.skipIf(SKIP)('a key another store put in the keyring', () => {
       `GET /v1/pets Bearer ${KEY}`,
     ]);
   });
+
+  it('a login over it: the binary keeps the new key in the file and removes the entry; an npm install replaces it', async () => {
+    const session = await keyringSession();
+    session.store(ACCOUNT, KEY);
+    const env = processEnv({ ...session.env, STORE_PROFILE: 'loc' });
+    const profile = {
+      baseUrl: 'http://127.0.0.1:9/v1',
+      keyStorage: 'keyring',
+      keyringAccount: ACCOUNT,
+    };
+    const configFile = join(env.STORE_CONFIG_DIR as string, 'config.json');
+    writeFileSync(configFile, JSON.stringify({ profiles: { loc: profile } }), { mode: 0o600 });
+    const login = ['auth', 'login', '--with-key', '--no-verify'];
+    const saved = await store(login, { env, stdin: 'new-key-98765' });
+    const config = JSON.parse(readFileSync(configFile, 'utf8'));
+    if (process.env.STORE_TEST_BINARY) {
+      expect(saved).toMatchObject({
+        code: 0,
+        stderr:
+          `warning: the system keyring cannot be used (this single executable cannot load the keyring library); the key is stored in plain text in ${configFile}\n` +
+          'Saved key ****8765 for profile loc without checking it\n',
+      });
+      expect(session.secret(ACCOUNT)).toBeNull();
+      expect(config).toEqual({
+        profiles: { loc: { baseUrl: profile.baseUrl, apiKey: 'new-key-98765' } },
+      });
+    } else {
+      expect(saved).toMatchObject({
+        code: 0,
+        stderr: 'Saved key ****8765 for profile loc without checking it\n',
+      });
+      expect(session.secret(ACCOUNT)).toBe('new-key-98765');
+      expect(config).toEqual({ profiles: { loc: profile } });
+    }
+  });
 });
