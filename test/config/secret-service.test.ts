@@ -120,7 +120,8 @@ function secretService(
 }
 
 interface Bus {
-  address: string;
+  /** The environment that leads a read to this bus. */
+  env: NodeJS.ProcessEnv;
   /** The socket's path. */
   path: string;
   /** The handshake's bytes, as the bus read them. */
@@ -138,7 +139,7 @@ async function fakeBus(answer: Answer, authReply = `OK ${GUID}\r\n`) {
   const calls: Received[] = [];
   let closed!: () => void;
   const bus: Bus = {
-    address: `unix:path=${path},guid=${GUID}`,
+    env: { DBUS_SESSION_BUS_ADDRESS: `unix:path=${path},guid=${GUID}` },
     path,
     handshake: () => handshake,
     calls,
@@ -215,9 +216,7 @@ const FIRST_CALLS = [
 describe.skipIf(process.platform === 'win32')('reading a secret over the session bus', () => {
   it('the one unlocked item: its secret, after the handshake and four calls', async () => {
     const bus = await fakeBus(secretService());
-    expect(await readSecret(ATTRIBUTES, undefined, { DBUS_SESSION_BUS_ADDRESS: bus.address })).toBe(
-      'key-5678',
-    );
+    expect(await readSecret(ATTRIBUTES, undefined, bus.env)).toBe('key-5678');
     await bus.closed;
     expect(bus.handshake()).toBe(AUTH);
     expect(described(bus.calls)).toEqual([...FIRST_CALLS, `GetSecrets [["${ITEM}"],"${SESSION}"]`]);
@@ -226,9 +225,7 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
 
   it('no item at all: none (null, as the library says), no secret asked for', async () => {
     const bus = await fakeBus(secretService([[], []]));
-    expect(
-      await readSecret(ATTRIBUTES, undefined, { DBUS_SESSION_BUS_ADDRESS: bus.address }),
-    ).toBeNull();
+    expect(await readSecret(ATTRIBUTES, undefined, bus.env)).toBeNull();
     await bus.closed;
     expect(described(bus.calls)).toEqual(FIRST_CALLS);
   });
@@ -241,9 +238,7 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
     '%s: no answer of its own, no secret asked for',
     async (_, search) => {
       const bus = await fakeBus(secretService(search));
-      expect(
-        await readSecret(ATTRIBUTES, undefined, { DBUS_SESSION_BUS_ADDRESS: bus.address }),
-      ).toBeUndefined();
+      expect(await readSecret(ATTRIBUTES, undefined, bus.env)).toBeUndefined();
       await bus.closed;
       expect(described(bus.calls)).toEqual(FIRST_CALLS);
     },
@@ -251,16 +246,12 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
 
   it('a secret that is not UTF-8: no answer of its own', async () => {
     const bus = await fakeBus(secretService(undefined, [0x6b, 0xff, 0x79]));
-    expect(
-      await readSecret(ATTRIBUTES, undefined, { DBUS_SESSION_BUS_ADDRESS: bus.address }),
-    ).toBeUndefined();
+    expect(await readSecret(ATTRIBUTES, undefined, bus.env)).toBeUndefined();
   });
 
   it('a secret that starts with a byte order mark keeps it, as the library does', async () => {
     const bus = await fakeBus(secretService(undefined, [0xef, 0xbb, 0xbf, 0x6b]));
-    expect(await readSecret(ATTRIBUTES, undefined, { DBUS_SESSION_BUS_ADDRESS: bus.address })).toBe(
-      '\ufeffk',
-    );
+    expect(await readSecret(ATTRIBUTES, undefined, bus.env)).toBe('\ufeffk');
   });
 
   it('a signal of a shape this read does not take, unasked for, is skipped unread', async () => {
@@ -275,9 +266,7 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
       const odd = rawMessage(Kind.signal, fields, EMPTY_STRUCTS);
       return Buffer.concat([odd, answer]);
     });
-    expect(await readSecret(ATTRIBUTES, undefined, { DBUS_SESSION_BUS_ADDRESS: bus.address })).toBe(
-      'key-5678',
-    );
+    expect(await readSecret(ATTRIBUTES, undefined, bus.env)).toBe('key-5678');
   });
 
   it.each([
@@ -293,9 +282,7 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
       const bus = await fakeBus((call) =>
         call.fields.member === member ? replyTo(call, signature, body) : service(call),
       );
-      expect(
-        await readSecret(ATTRIBUTES, undefined, { DBUS_SESSION_BUS_ADDRESS: bus.address }),
-      ).toBeUndefined();
+      expect(await readSecret(ATTRIBUTES, undefined, bus.env)).toBeUndefined();
     },
   );
 
@@ -313,11 +300,7 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
           )
         : service(call),
     );
-    expect(
-      await readSecret(ATTRIBUTES, AbortSignal.timeout(2000), {
-        DBUS_SESSION_BUS_ADDRESS: bus.address,
-      }),
-    ).toBeUndefined();
+    expect(await readSecret(ATTRIBUTES, AbortSignal.timeout(2000), bus.env)).toBeUndefined();
   });
 
   it('a header field of the wrong type (a signature sent as a string): no answer of its own', async () => {
@@ -333,9 +316,7 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
       ];
       return rawMessage(Kind.reply, fields, found.toBuffer());
     });
-    expect(
-      await readSecret(ATTRIBUTES, undefined, { DBUS_SESSION_BUS_ADDRESS: bus.address }),
-    ).toBeUndefined();
+    expect(await readSecret(ATTRIBUTES, undefined, bus.env)).toBeUndefined();
     expect(described(bus.calls)).toEqual(FIRST_CALLS);
   });
 
@@ -348,9 +329,7 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
       const signal = encodeMessage(Kind.signal, 99, fields, 'aoao', [[ITEM, `${ITEM}0`], []]);
       return Buffer.concat([signal, answer]);
     });
-    expect(await readSecret(ATTRIBUTES, undefined, { DBUS_SESSION_BUS_ADDRESS: bus.address })).toBe(
-      'key-5678',
-    );
+    expect(await readSecret(ATTRIBUTES, undefined, bus.env)).toBe('key-5678');
   });
 
   it('a header field D-Bus does not name is ignored, as the specification says', async () => {
@@ -363,16 +342,12 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
       ];
       return encodeMessage(Kind.reply, 100, fields, 'aoao', [[ITEM], []]);
     });
-    expect(await readSecret(ATTRIBUTES, undefined, { DBUS_SESSION_BUS_ADDRESS: bus.address })).toBe(
-      'key-5678',
-    );
+    expect(await readSecret(ATTRIBUTES, undefined, bus.env)).toBe('key-5678');
   });
 
   it('a server whose id is not the one the address names: no answer of its own', async () => {
     const bus = await fakeBus(secretService(), 'OK fedcba9876543210fedcba9876543210\r\n');
-    expect(
-      await readSecret(ATTRIBUTES, undefined, { DBUS_SESSION_BUS_ADDRESS: bus.address }),
-    ).toBeUndefined();
+    expect(await readSecret(ATTRIBUTES, undefined, bus.env)).toBeUndefined();
     expect(described(bus.calls)).toEqual(FIRST_CALLS);
   });
 
@@ -384,9 +359,7 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
         ? errorTo(call, 'org.freedesktop.DBus.Error.AccessDenied', 'not you')
         : service(call),
     );
-    expect(
-      await readSecret(ATTRIBUTES, undefined, { DBUS_SESSION_BUS_ADDRESS: bus.address }),
-    ).toBeUndefined();
+    expect(await readSecret(ATTRIBUTES, undefined, bus.env)).toBeUndefined();
     await bus.closed;
     expect(described(bus.calls)).toEqual(FIRST_CALLS);
   });
@@ -405,11 +378,7 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
     ],
   ])('%s: no answer of its own, at once', async (_, authReply) => {
     const bus = await fakeBus(() => undefined, authReply);
-    expect(
-      await readSecret(ATTRIBUTES, AbortSignal.timeout(2000), {
-        DBUS_SESSION_BUS_ADDRESS: bus.address,
-      }),
-    ).toBeUndefined();
+    expect(await readSecret(ATTRIBUTES, AbortSignal.timeout(2000), bus.env)).toBeUndefined();
     await bus.closed;
   });
 
@@ -430,9 +399,7 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
             // Closed after it: a length made longer ends the read there, not at its limit.
             return { bytes: changed, end: true };
           });
-          const read = await readSecret(ATTRIBUTES, undefined, {
-            DBUS_SESSION_BUS_ADDRESS: bus.address,
-          });
+          const read = await readSecret(ATTRIBUTES, undefined, bus.env);
           expect(read === undefined || typeof read === 'string').toBe(true);
         },
       ),
@@ -444,8 +411,7 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
 
   it('a removal: the one unlocked item deleted, with no session opened', async () => {
     const bus = await fakeBus(secretService());
-    const env = { DBUS_SESSION_BUS_ADDRESS: bus.address };
-    expect(await deleteSecret(ATTRIBUTES, undefined, env)).toBe(true);
+    expect(await deleteSecret(ATTRIBUTES, undefined, bus.env)).toBe(true);
     await bus.closed;
     expect(bus.handshake()).toBe(AUTH);
     expect(described(bus.calls)).toEqual(['Hello []', SEARCH, 'Delete []']);
@@ -466,8 +432,7 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
     'a removal, %s',
     async (_, search, prompt, answer, more) => {
       const bus = await fakeBus(secretService(search, undefined, prompt));
-      const env = { DBUS_SESSION_BUS_ADDRESS: bus.address };
-      expect(await deleteSecret(ATTRIBUTES, undefined, env)).toBe(answer);
+      expect(await deleteSecret(ATTRIBUTES, undefined, bus.env)).toBe(answer);
       await bus.closed;
       expect(described(bus.calls)).toEqual(['Hello []', SEARCH, ...more]);
     },
@@ -480,16 +445,13 @@ describe.skipIf(process.platform === 'win32')('reading a secret over the session
         ? errorTo(call, 'org.freedesktop.Secret.Error.IsLocked', 'locked')
         : service(call),
     );
-    const env = { DBUS_SESSION_BUS_ADDRESS: bus.address };
-    expect(await deleteSecret(ATTRIBUTES, undefined, env)).toBeUndefined();
+    expect(await deleteSecret(ATTRIBUTES, undefined, bus.env)).toBeUndefined();
   });
 
   it('a bus that never answers: the read ends when its signal aborts, its connection closed', async () => {
     const bus = await fakeBus(() => undefined);
     const controller = new AbortController();
-    const reading = readSecret(ATTRIBUTES, controller.signal, {
-      DBUS_SESSION_BUS_ADDRESS: bus.address,
-    });
+    const reading = readSecret(ATTRIBUTES, controller.signal, bus.env);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(bus.handshake()).toBe(AUTH);
     const reason = new Error('time limit');
