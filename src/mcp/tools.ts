@@ -8,6 +8,7 @@ import type { ArgSpec, FlagSpec, OutputSpec, ToolSource } from '../commands/defi
 import { choices, takes } from '../commands/flags.js';
 import { didYouMean } from '../commands/help/suggest.js';
 import { FlagError } from '../errors.js';
+import { LONE_SURROGATE } from '../json.js';
 import type { CommandSet } from '../program.js';
 import { Int64 } from '../schemas.js';
 import type * as z from '../zod.js';
@@ -208,9 +209,6 @@ function commanderValue(key: string, kind: Kind, value: unknown): unknown {
   if (kind === 'list') return (Array.isArray(value) ? value : [value]).map((v) => text(key, v));
   return text(key, value);
 }
-
-/** Half of a UTF-16 pair without its other half. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** A value given as text (Unicode, as a command line's is), or as a number, which the command
  * reads as its digits. */
