@@ -36,9 +36,8 @@ import {
 } from './retry.js';
 import { Tracer } from './trace.js';
 import { Transport } from './transport.js';
-import { checkKeyTarget, parseBaseUrl } from './urls.js';
+import { checkKeyTarget, parseBaseUrl, rootHref } from './urls.js';
 
-export { MAX_BODY_BYTES } from './exchange.js';
 export { realTiming } from './retry.js';
 
 export interface RetryNotice {
@@ -147,7 +146,7 @@ export class ApiClient {
   url(path: string, base: 'api' | 'messages' = 'api', query: RequestOptions['query'] = {}): URL {
     const root = base === 'messages' ? this.messagesUrl : this.baseUrl;
     const relative = path.startsWith('/') ? path : `/${path}`;
-    const url = new URL(root.href.replace(/\/+$/, '') + relative);
+    const url = new URL(rootHref(root) + relative);
     for (const [name, value] of Object.entries(query)) {
       if (value !== undefined) url.searchParams.set(name, String(value));
     }

@@ -105,13 +105,18 @@ export function baseUrlWarnings(url: URL, what = '--base-url'): string[] {
   return warnings;
 }
 
+/** A base URL as requests' paths are joined to it: without its trailing slashes. */
+export function rootHref(url: URL): string {
+  return url.href.replace(/\/+$/, '');
+}
+
 /** The URL requests are sent under, as the client makes it (api/client.ts): parsed, so that
  * `HTTP://…` and `…/v1/.` are the place `http://…/v1` is, and joined to paths without a
  * trailing slash. One the client refuses (a carriage return from a CRLF env file, which the URL parser
  * alone would drop) reaches nothing: undefined. */
 export function requestRoot(text: string): string | undefined {
   try {
-    return parseBaseUrl(text, 'the URL').href.replace(/\/+$/, '');
+    return rootHref(parseBaseUrl(text, 'the URL'));
   } catch {
     return undefined;
   }
