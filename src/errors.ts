@@ -215,7 +215,7 @@ export function describeError(error: CliError): string {
 }
 
 /** How much of a server's text a line for people shows. */
-export const MAX_MESSAGE_CHARS = 1000;
+const MAX_MESSAGE_CHARS = 1000;
 
 /** A server's text as one readable line: a 20 MB message is cut, saying how much was left. */
 export function shorten(text: string): string {

@@ -4,7 +4,14 @@
 // requests of one process (bulk add, store mcp): its pool checks an idle connection before it
 // reuses it, so a request is not written into a server's close (direct.ts, for one request).
 import type { Dispatcher } from 'undici';
-import { Answer, type Exchange, type Outgoing, type Progress, type Sender } from './exchange.js';
+import {
+  Answer,
+  type Exchange,
+  type Outgoing,
+  type Progress,
+  type ResponseHeaders,
+  type Sender,
+} from './exchange.js';
 
 interface ProxySettings {
   httpProxy?: string;
@@ -103,7 +110,7 @@ class Collector implements Dispatcher.DispatchHandler {
   onResponseStart(
     _controller: Dispatcher.DispatchController,
     statusCode: number,
-    headers: Record<string, string | string[] | undefined>,
+    headers: ResponseHeaders,
   ): void {
     this.answer.start(statusCode, headers);
   }

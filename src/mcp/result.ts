@@ -88,7 +88,7 @@ export function failure(error: unknown, output: string, profile: string | undefi
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 
 /** The bytes of the message answering request `id` with `result`, as the SDK writes it. */
-export function messageBytes(result: ToolResult, id: string | number): number {
+function messageBytes(result: ToolResult, id: string | number): number {
   return Buffer.byteLength(JSON.stringify({ result, jsonrpc: '2.0', id })) + 1;
 }
 
