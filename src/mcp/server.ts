@@ -17,7 +17,7 @@ import {
 import type { IOStreams } from '../io.js';
 import { sanitize } from '../render/sanitize.js';
 import { version } from '../version.js';
-import { failure, fitting, success, type ToolResult } from './result.js';
+import { failure, fitting, success, type ToolErrorReport, type ToolResult } from './result.js';
 import { type McpSession, openSession } from './session.js';
 import { toolIO } from './tool-io.js';
 import { commanderValues, type JsonSchemaOf, type Tool, toolsOf } from './tools.js';
@@ -201,13 +201,22 @@ async function callTool(
 ): Promise<ToolResult> {
   const { tools, id, log } = deps;
   const tool = tools.find((candidate) => candidate.name === name);
-  const { result, line } = tool
+  const { result, fate } = tool
     ? await run(tool, args, deps)
-    : { result: unknownTool(name, tools), line: 'failed: usage_error' };
+    : { result: unknownTool(name, tools), fate: '' };
   const params = tool ? [...tool.params.keys()] : [];
   const sent = fitting(result, id, params, tool?.runs);
-  log(`${name}: ${sent === result ? line : 'failed: result_too_large'}`);
+  log(`${name}: ${outcome(sent, sent === result ? fate : '')}`);
   return sent;
+}
+
+/** The server's log line for a result sent (`ok`, `failed: pet_not_found (HTTP 404)`), and
+ * `fate`. The server's code is whole in the result; a log line is for people, and kept short. */
+function outcome(result: ToolResult, fate: string): string {
+  const error = result.structuredContent.error as ToolErrorReport | undefined;
+  if (!result.isError || !error) return 'ok';
+  const status = error.status === null ? '' : ` (HTTP ${error.status})`;
+  return `failed: ${shorten(error.code)}${status}${fate}`;
 }
 
 function unknownTool(name: string, tools: readonly Tool[]): ToolResult {
@@ -218,13 +227,13 @@ function unknownTool(name: string, tools: readonly Tool[]): ToolResult {
   return failure(new FlagError(`no tool "${name}"${hint}`), '', undefined);
 }
 
-/** The tool's command, run with the call's arguments: its result, or its failure, and the
- * server's log line for it (`ok`, `failed: pet_not_found (HTTP 404)`). */
+/** The tool's command, run with the call's arguments: its result, or its failure, and what the
+ * log line adds to it (a write that may have been made says so). */
 async function run(
   tool: Tool,
   args: Record<string, unknown> | undefined,
   deps: CallDeps,
-): Promise<{ result: ToolResult; line: string }> {
+): Promise<{ result: ToolResult; fate: string }> {
   const { opts, session, signal, log } = deps;
   const { name } = tool;
   if (tool.access === 'write' && !opts.allowWrites) {
@@ -233,7 +242,7 @@ async function run(
       ExitCode.usage,
       'writes_not_allowed',
     );
-    return { result: failure(refused, '', undefined), line: `failed: ${refused.code}` };
+    return { result: failure(refused, '', undefined), fate: '' };
   }
   const warnings: string[] = [];
   const io = toolIO((text) => {
@@ -245,17 +254,11 @@ async function run(
   const profile = session.profile.name;
   try {
     await tool.source.invoke(commanderValues(tool, args), session.callContext(io, signal));
-    const result = success(io.output(), profile, tool.access === 'write', warnings);
-    return { result, line: 'ok' };
+    return { result: success(io.output(), profile, tool.access === 'write', warnings), fate: '' };
   } catch (error) {
     const cli = asCliError(error);
     // A write whose answer never came may have been made: the log says so, as the CLI does.
     const fate = tool.access === 'write' && mayHaveActed(cli) && cli.hint ? `; ${cli.hint}` : '';
-    const status = cli.status === null ? '' : ` (HTTP ${cli.status})`;
-    return {
-      result: failure(cli, io.output(), profile),
-      // The server's code is whole in the result; a log line is for people, and kept short.
-      line: `failed: ${shorten(cli.code)}${status}${fate}`,
-    };
+    return { result: failure(cli, io.output(), profile), fate };
   }
 }

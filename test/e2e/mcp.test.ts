@@ -171,6 +171,15 @@ describe('store mcp', () => {
         },
       },
     });
+    const unknown = await readOnly.client.callTool({ name: 'pets_ad', arguments: pet });
+    expect(unknown).toMatchObject({
+      isError: true,
+      structuredContent: { error: { code: 'usage_error' } },
+    });
+    // The server's log line for each: the result's code.
+    await expect
+      .poll(() => readOnly.stderr())
+      .toContain('pets_add: failed: writes_not_allowed\npets_ad: failed: usage_error\n');
 
     const writing = await serve(['-p', 'staging', '--allow-writes'], env);
     // What `pets add` asks for on a terminal, a tool call must give.
