@@ -83,4 +83,21 @@ describe.skipIf(SKIP)('a key another store put in the keyring', () => {
       expect(config).toEqual({ profiles: { loc: profile } });
     }
   });
+
+  it('gone (removed by hand): exit 4 with a hint to log in again, nothing sent', async () => {
+    const session = await keyringSession();
+    const server = await faultServer((_req, res) => reply(res, 200, '[]'));
+    const env = processEnv({ ...session.env, STORE_PROFILE: 'loc' });
+    const profile = { baseUrl: server.url, keyStorage: 'keyring', keyringAccount: ACCOUNT };
+    const configFile = join(env.STORE_CONFIG_DIR as string, 'config.json');
+    writeFileSync(configFile, JSON.stringify({ profiles: { loc: profile } }), { mode: 0o600 });
+    expect(await store(['pets', 'list'], { env })).toMatchObject({
+      code: 4,
+      stdout: '',
+      stderr:
+        'error: the key of profile loc is no longer in the system keyring\n' +
+        'hint: run `store -p loc auth login` to store it again (or unlock the keyring, if it is locked)\n',
+    });
+    expect(server.seen).toEqual([]);
+  });
 });

@@ -91,6 +91,14 @@ describe('the process', () => {
     expect(result.stderr).toBe('exit=0\n');
   });
 
+  it('ends quietly when the reader of --jq output closes the pipe early (| head -1)', () => {
+    // 300,000 lines from jq, far more than a pipe holds: the reader is gone long before.
+    const script = `"${process.execPath}" "${join(process.cwd(), 'bin/store.js')}" help --jq 'range(300000)' | head -1; echo "exit=\${PIPESTATUS[0]}" >&2`;
+    const result = spawnSync('bash', ['-c', script], { env: processEnv(), encoding: 'utf8' });
+    expect(result.stdout).toBe('0\n');
+    expect(result.stderr).toBe('exit=0\n');
+  });
+
   it('says in one line that it cannot start when dist/ is missing: exit 1', () => {
     const copy = tempDir();
     mkdirSync(join(copy, 'bin'));
