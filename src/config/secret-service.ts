@@ -583,18 +583,16 @@ async function overBus<T>(
   if (bus === undefined || uid === undefined) return undefined;
   const { createConnection } = process.getBuiltinModule('node:net');
   const socket = createConnection({ path: bus.path });
-  let onAbort = () => {};
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal?.reason);
-  });
-  signal?.addEventListener('abort', onAbort, { once: true });
+  // Closed at the limit or Ctrl-C: the connection fails, and the catch below rethrows why.
+  const close = () => socket.destroy();
+  signal?.addEventListener('abort', close, { once: true });
   try {
-    return await Promise.race([use(new Connection(socket, bus.guid), uid), aborted]);
+    return await use(new Connection(socket, bus.guid), uid);
   } catch {
     if (signal?.aborted) throw signal.reason;
     return undefined;
   } finally {
-    signal?.removeEventListener('abort', onAbort);
+    signal?.removeEventListener('abort', close);
     socket.destroy();
   }
 }
