@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { benchSandboxData, printSandboxData } from './bench-sandbox-data.js';
-import { startSecretService } from './secret-service-session.js';
+import { missingTools, startSecretService } from './secret-service-session.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const BULK = Number(process.env.BENCH_BULK ?? 10_000);
@@ -105,10 +105,9 @@ async function startSandbox() {
  * the keyring, or why there is none: not Linux, a tool missing, the session failing to start.
  */
 async function keyringSession() {
-  const installed = (tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
-  const tools = ['dbus-run-session', 'gnome-keyring-daemon'];
   if (process.platform !== 'linux') return { missing: 'not Linux' };
-  if (!tools.every(installed)) return { missing: `${tools.join(' or ')} not installed` };
+  const missing = missingTools(['dbus-run-session', 'gnome-keyring-daemon']);
+  if (missing.length > 0) return { missing: `${missing.join(' and ')} not installed` };
   const home = mkdtempSync(join(work, 'keyring-home-'));
   try {
     return await startSecretService({ home, runtime: home });

@@ -1,8 +1,13 @@
 // A private D-Bus session with gnome-keyring's Secret Service in it, unlocked with a password
-// typed on its stdin (as a log-in does): for the keyring's end-to-end tests
-// (test/e2e/keyring.test.ts) and its row in `npm run bench`. No user's keyring is touched: HOME
-// and XDG_RUNTIME_DIR are the folders given.
-import { spawn } from 'node:child_process';
+// typed on its stdin (as a log-in does), and which tools it needs are missing: for the keyring's
+// end-to-end tests (test/helpers/secret-service.ts) and its row in `npm run bench`. No user's
+// keyring is touched: HOME and XDG_RUNTIME_DIR are the folders given.
+import { spawn, spawnSync } from 'node:child_process';
+
+/** The tools of `tools` that are not on PATH. */
+export function missingTools(tools) {
+  return tools.filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
+}
 
 /**
  * Starts the session; resolves with its bus address and `stop()` (which resolves once it has

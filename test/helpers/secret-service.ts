@@ -7,13 +7,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { startSecretService } from '../../scripts/secret-service-session.js';
+import { missingTools, startSecretService } from '../../scripts/secret-service-session.js';
 import { afterThisTest } from './cleanup.js';
 import { tempDir } from './cli.js';
 
 const TOOLS = ['dbus-run-session', 'dbus-send', 'gnome-keyring-daemon', 'secret-tool'];
-const installed = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
-const MISSING = process.platform === 'linux' ? TOOLS.filter((tool) => !installed(tool)) : [];
+const MISSING = process.platform === 'linux' ? missingTools(TOOLS) : [];
 if (MISSING.length > 0 && process.env.CI) {
   throw new Error(`these tests need ${MISSING.join(', ')} installed (see .ci/run)`);
 }
