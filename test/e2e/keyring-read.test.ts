@@ -84,8 +84,10 @@ describe.skipIf(SKIP)('a key another store put in the keyring', () => {
     }
   });
 
-  it('gone (removed by hand): exit 4 with a hint to log in again, nothing sent', async () => {
+  it('removed by hand: exit 4 with a hint to log in again, nothing sent', async () => {
     const session = await keyringSession();
+    session.store(ACCOUNT, KEY);
+    session.clear(ACCOUNT);
     const server = await faultServer((_req, res) => reply(res, 200, '[]'));
     const env = processEnv({ ...session.env, STORE_PROFILE: 'loc' });
     const profile = { baseUrl: server.url, keyStorage: 'keyring', keyringAccount: ACCOUNT };

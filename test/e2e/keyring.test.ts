@@ -94,23 +94,6 @@ describe.skipIf(SKIP)('the key in a real Secret Service (gnome-keyring)', () => 
     expect(spawn).toHaveBeenCalledTimes(1);
   });
 
-  it('an entry removed by hand: exit 4 with a hint to log in again, nothing sent', async () => {
-    const session = await keyringSession();
-    const { server, env, account } = await setUp(session.env);
-    expect(
-      (await store(['auth', 'login', '--with-key', '--no-verify'], { env, stdin: KEY })).code,
-    ).toBe(0);
-    session.clear(account());
-    expect(await store(['pets', 'list'], { env })).toMatchObject({
-      code: 4,
-      stdout: '',
-      stderr:
-        'error: the key of profile loc is no longer in the system keyring\n' +
-        'hint: run `store -p loc auth login` to store it again (or unlock the keyring, if it is locked)\n',
-    });
-    expect(server.seen).toEqual([]);
-  });
-
   it('moves a key kept in config.json into the keyring at the next login', async () => {
     const session = await keyringSession();
     const { server, env, configFile, config, account } = await setUp(session.env);
