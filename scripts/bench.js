@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { benchSandboxData, printSandboxData } from './bench-sandbox-data.js';
+import { injectBlob, scriptBlob } from './sea.js';
 import { missingTools, startSecretService } from './secret-service-session.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
@@ -182,6 +183,14 @@ try {
   compareRow(binaryList, http, oneLiner, [binary, ...list], 1, env);
   const snapshotList = 'the same, from a start-up snapshot (--snapshot, for comparison)';
   compareRow(snapshotList, http, oneLiner, [snapshotBinary, ...list], undefined, env);
+  // The one-liner itself as a single executable of the same Node: the floor of any binary
+  // that makes this request, whatever it holds (#35 asks for store's at ≤ 1.0×).
+  const floorWork = mkdtempSync(join(work, 'one-liner-sea-'));
+  const floorBinary = join(floorWork, 'one-liner');
+  copyFileSync(node, floorBinary);
+  await injectBlob(floorBinary, scriptBlob(oneLiner[2], floorWork), process.platform);
+  const floorList = 'the one-liner as a single executable (the floor of any binary)';
+  compareRow(floorList, http, oneLiner, [floorBinary], undefined, env);
   // The first run after an install (a cache folder of its own, empty, each time) against the
   // next ones: the binary carries its common commands' code caches; the npm install makes
   // them at that first run.

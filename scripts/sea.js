@@ -51,6 +51,13 @@ export async function seaBlob(dist, work, { codeCache, snapshot = false, extra =
   return writeBlob(work, { useCodeCache: codeCache, assets });
 }
 
+/** The blob of a binary whose main script is `source` alone (CommonJS requiring built-ins
+ * only), with its code cache: the bench's single executable of the `node:http` one-liner. */
+export function scriptBlob(source, work) {
+  writeFileSync(join(work, 'main.cjs'), source);
+  return writeBlob(work, { useCodeCache: true });
+}
+
 /** Node's SEA config for `work/main.cjs` with `settings`, turned into `work/sea-prep.blob`. */
 function writeBlob(work, settings) {
   const config = {

@@ -392,7 +392,6 @@ function lowerCaseKeys(headers: Record<string, string>): Record<string, string> 
   );
 }
 
-/** RFC 8594 Sunset is an HTTP-date; show it as YYYY-MM-DD, or as sent if it does not parse. */
 /** RFC 9745's Deprecation: a Structured Field Date, `@` and whole seconds since the epoch. */
 const DEPRECATION_DATE = /^@-?\d{1,15}$/;
 

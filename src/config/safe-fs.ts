@@ -39,8 +39,6 @@ export function kindOf(stats: Stats): string {
   return 'not a regular file';
 }
 
-/** The text of the regular file at `path`, or undefined when nothing is there. A symbolic
- * link, FIFO, device or folder at `path` throws NotRegularFileError at once. */
 /** A file larger than its reader takes: not read at all. */
 export class FileTooLargeError extends Error {
   override name = 'FileTooLargeError';
@@ -53,6 +51,9 @@ export class FileTooLargeError extends Error {
   }
 }
 
+/** The text of the regular file at `path`, or undefined when nothing is there. A symbolic
+ * link, FIFO, device or folder at `path` throws NotRegularFileError at once, and one larger than
+ * `maxBytes` FileTooLargeError. */
 export function readRegularFile(
   path: string,
   maxBytes = Number.POSITIVE_INFINITY,
