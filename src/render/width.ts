@@ -158,7 +158,8 @@ export function truncateMiddle(text: string, width: number, known = textWidth(te
 /**
  * Text wrapped to lines of at most `width` cells at spaces; a word longer than a line is
  * broken. Each line of the input is wrapped on its own, and its continuation lines keep its
- * indentation (help text lists stay aligned). Trailing spaces are dropped.
+ * indentation (help text lists stay aligned), but for a word that only fits without it.
+ * Trailing spaces are dropped.
  */
 export function wrapText(text: string, width: number): string {
   return text
@@ -193,6 +194,11 @@ function wrapLine(line: string, width: number): string {
     if (!empty && used + 1 + w <= width) add(` ${word}`, 1 + w);
     else {
       if (!empty) newLine();
+      // A word that fits a line only without its indentation goes unindented, not broken.
+      if (used + w > width && w <= width) {
+        current = '';
+        used = 0;
+      }
       if (used + w <= width) add(word, w);
       else {
         // Longer than a whole line: broken where the line ends.

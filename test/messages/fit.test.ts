@@ -11,7 +11,7 @@ const WIDTHS = [40, 60, 80] as const;
 const widest = (text: string) => Math.max(...text.split('\n').map(textWidth));
 
 describe('stderr on a terminal', () => {
-  it.each(WIDTHS)(
+  it.each([20, ...WIDTHS])(
     'an error and its hint at %i columns: every word whole, no line wider',
     async (columns) => {
       const argv = ['-p', 'stagin', 'pets', 'list'];

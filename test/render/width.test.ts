@@ -159,6 +159,27 @@ describe('wrapText', () => {
     expect(wrapText('          one two three', 14)).toBe('          one\ntwo three');
   });
 
+  it('puts a word that fits a line only without the indentation at its start, whole', () => {
+    expect(wrapText('      print machine-readable JSON', 20)).toBe(
+      '      print\nmachine-readable\n      JSON',
+    );
+  });
+
+  it('never breaks a word that fits in the width, however indented (property)', () => {
+    const word = fc.stringMatching(/^[a-z-]{1,20}$/);
+    fc.assert(
+      fc.property(
+        fc.nat(19),
+        fc.array(word, { minLength: 1, maxLength: 12 }),
+        fc.integer({ min: 20, max: 40 }),
+        (indent, words, width) => {
+          const wrapped = wrapText(`${' '.repeat(indent)}${words.join(' ')}`, width);
+          expect(wrapped.split(/\s+/).filter(Boolean)).toEqual(words);
+        },
+      ),
+    );
+  });
+
   it('no line is wider than the width unless one grapheme is (property)', () => {
     const words = fc.array(
       fc.oneof(fc.constantFrom('a', 'word', '小狗', '🐶', 'e\u0301'), fc.string({ maxLength: 12 })),

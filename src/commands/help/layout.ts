@@ -117,7 +117,9 @@ export function helpWidth(command: Command, error = false): number {
  * meaning on the lines below, indented.
  */
 export const HELP_LAYOUT: Partial<Help> = {
-  minWidthToWrap: MIN_MEANING_WIDTH,
+  // Text is wrapped at any width: below this, commander leaves a line whole for the terminal
+  // to break mid-word (a meaning too cramped beside its term goes below it: formatItem).
+  minWidthToWrap: 1,
   // The usage line is not wrapped by commander: its continuation is indented under it.
   formatHelp(this: Help, command, helper) {
     const text: string = Object.getPrototypeOf(this).formatHelp.call(this, command, helper);
@@ -137,6 +139,6 @@ export const HELP_LAYOUT: Partial<Help> = {
         helper,
       );
     }
-    return `${INDENT}${term}\n${wrapText(`${MEANING_INDENT}${description}`, width)}`;
+    return `${wrapText(`${INDENT}${term}`, width)}\n${wrapText(`${MEANING_INDENT}${description}`, width)}`;
   },
 };

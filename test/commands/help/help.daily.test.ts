@@ -11,11 +11,11 @@ describe('--help at the terminal width', () => {
   const paths = [[], ...commandPaths()];
 
   it.each(paths.map((path) => [path.join(' ') || '(store)', path]))(
-    '%s --help fits 40, 60, 80 and 200 columns, with the same words',
+    '%s --help fits 20, 40, 60, 80 and 200 columns, with the same words',
     async (_name, path) => {
       const at80 = await run([...path, '--help'], { columns: 80 });
       expect(at80.code).toBe(0);
-      for (const columns of [40, 60, 80, 200]) {
+      for (const columns of [20, 40, 60, 80, 200]) {
         const result = await run([...path, '--help'], { columns });
         expect(result.code).toBe(0);
         expect(tooWide(result.stdout, columns), `${path.join(' ')} at ${columns}`).toEqual([]);
