@@ -2,7 +2,7 @@
 // (profile set) does not load the HTTP stack.
 
 import { quote } from '../config/quote.js';
-import { FlagError } from '../errors.js';
+import { FlagError, withHint } from '../errors.js';
 import { lazyPattern } from '../lazy-pattern.js';
 
 // Not `localhost.`: the system's resolver does not match the hosts file's `localhost` to it,
@@ -34,8 +34,9 @@ export function checkKeyTarget(url: URL): void {
   if (url.protocol === 'https:') return;
   if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return;
   if (url.protocol === 'http:') {
-    throw new FlagError(
-      `refusing to send the API key over plain HTTP to ${url.host}; use an https:// URL (plain http is allowed for loopback hosts only)`,
+    throw withHint(
+      new FlagError(`refusing to send the API key over plain HTTP to ${url.host}`),
+      'use an https:// URL (plain http is allowed for loopback hosts only)',
     );
   }
   throw new FlagError(`unsupported URL scheme ${url.protocol} in ${url.href}; use https://`);

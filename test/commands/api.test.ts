@@ -486,7 +486,7 @@ describe('store api', () => {
       code: 2,
       stdout: '',
       stderr:
-        'error: refusing to send the API key over plain HTTP to api.animal-store.example; use an https:// URL (plain http is allowed for loopback hosts only)\n',
+        'error: refusing to send the API key over plain HTTP to api.animal-store.example\nhint: use an https:// URL (plain http is allowed for loopback hosts only)\n',
       prompts: [],
     });
   });

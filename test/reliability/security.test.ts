@@ -206,7 +206,7 @@ describe('HTTPS_PROXY, NO_PROXY and loopback', () => {
       code: 2,
       signal: null,
       stdout: '',
-      stderr: `error: refusing to send the API key over plain HTTP to localhost.:${port}; use an https:// URL (plain http is allowed for loopback hosts only)\n`,
+      stderr: `error: refusing to send the API key over plain HTTP to localhost.:${port}\nhint: use an https:// URL (plain http is allowed for loopback hosts only)\n`,
     });
     expect(local.seen).toHaveLength(1);
     expect(tunnels).toEqual([]);

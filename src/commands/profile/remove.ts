@@ -13,7 +13,7 @@ import {
   unknownProfileError,
 } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
-import { FlagError } from '../../errors.js';
+import { FlagError, withHint } from '../../errors.js';
 import * as z from '../../zod.js';
 import { defineCommand } from '../define.js';
 import { reportDone } from '../done.js';
@@ -39,8 +39,9 @@ export async function run(opts: RemoveOptions, ctx: Context): Promise<void> {
   if (isBuiltin(opts.name)) {
     // Named with -p: a plain `store auth logout` forgets the current profile's key instead.
     const logout = commandFor({ name: opts.name, source: 'flag' }, 'auth logout');
-    throw new FlagError(
-      `"${opts.name}" is a built-in profile and cannot be removed (\`${logout}\` forgets its key)`,
+    throw withHint(
+      new FlagError(`"${opts.name}" is a built-in profile and cannot be removed`),
+      `\`${logout}\` forgets its key`,
     );
   }
   const config = await ctx.config();

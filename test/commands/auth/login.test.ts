@@ -317,7 +317,7 @@ describe('store auth login', () => {
       code: 2,
       stdout: '',
       stderr:
-        'error: refusing to send the API key over plain HTTP to pets.example.com; use an https:// URL (plain http is allowed for loopback hosts only)\n',
+        'error: refusing to send the API key over plain HTTP to pets.example.com\nhint: use an https:// URL (plain http is allowed for loopback hosts only)\n',
       prompts: [],
     });
     expect(existsSync(file)).toBe(false);

@@ -478,7 +478,7 @@ describe('store pets list', () => {
       expect(result).toEqual({
         code: 2,
         stdout: '',
-        stderr: `error: refusing to send the API key over plain HTTP to ${host}; use an https:// URL (plain http is allowed for loopback hosts only)\n`,
+        stderr: `error: refusing to send the API key over plain HTTP to ${host}\nhint: use an https:// URL (plain http is allowed for loopback hosts only)\n`,
         prompts: [],
       });
     },

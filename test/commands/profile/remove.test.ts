@@ -64,7 +64,7 @@ describe('store profile remove', () => {
         code: 2,
         stdout: '',
         // -p named: a plain `store auth logout` would forget the current profile's key.
-        stderr: `error: "${name}" is a built-in profile and cannot be removed (\`store -p ${name} auth logout\` forgets its key)\n`,
+        stderr: `error: "${name}" is a built-in profile and cannot be removed\nhint: \`store -p ${name} auth logout\` forgets its key\n`,
         prompts: [],
       });
       expect(readFileSync(file, 'utf8')).toBe(before);

@@ -188,7 +188,7 @@ describe('store profile set', () => {
       code: 2,
       stdout: '',
       stderr:
-        'error: refusing to send the API key over plain HTTP to pets.lan.example; use an https:// URL (plain http is allowed for loopback hosts only)\n',
+        'error: refusing to send the API key over plain HTTP to pets.lan.example\nhint: use an https:// URL (plain http is allowed for loopback hosts only)\n',
       prompts: [],
     });
     expect(unexpected).toEqual([]);
