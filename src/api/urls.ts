@@ -39,7 +39,10 @@ export function checkKeyTarget(url: URL): void {
       'use an https:// URL (plain http is allowed for loopback hosts only)',
     );
   }
-  throw new FlagError(`unsupported URL scheme ${url.protocol} in ${url.href}; use https://`);
+  throw withHint(
+    new FlagError(`unsupported URL scheme ${url.protocol} in ${url.href}`),
+    'use an https:// URL',
+  );
 }
 
 /** A URL's text with its user and password (`user:pass@`) replaced by `****@`: the text may

@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 
 const { isUtf8 } = process.getBuiltinModule('node:buffer');
 
-import { CliError, ExitCode, FlagError } from '../errors.js';
+import { CliError, ExitCode, FlagError, withHint } from '../errors.js';
 import { JsonDepthError, parseJson, TOO_DEEP } from '../json.js';
 
 /** Far beyond any animal (the service takes bodies up to 1 MiB). */
@@ -136,8 +136,9 @@ export async function* readInputs(
     if (mode === 'document') {
       heldBytes += line.length + 1;
       if (heldBytes > maxDocumentBytes) {
-        throw new FlagError(
-          `--file: a JSON document over ${documentLimit}; use NDJSON (one object a line)`,
+        throw withHint(
+          new FlagError(`--file: a JSON document over ${documentLimit}`),
+          'use NDJSON (one object a line)',
         );
       }
       held.push(line);

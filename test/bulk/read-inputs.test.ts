@@ -50,8 +50,11 @@ describe('readInputs of a JSON document', () => {
     const read = async () => {
       for await (const input of readInputs(Readable.from([text]), 1024)) yielded.push(input);
     };
-    await expect(read()).rejects.toThrow(
-      new FlagError('--file: a JSON document over 1024 bytes; use NDJSON (one object a line)'),
+    await expect(read()).rejects.toSatisfy(
+      (error) =>
+        error instanceof FlagError &&
+        error.message === '--file: a JSON document over 1024 bytes' &&
+        error.hint === 'use NDJSON (one object a line)',
     );
     expect(yielded).toEqual([]);
     // Within its bound it is read whole.

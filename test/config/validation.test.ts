@@ -81,6 +81,16 @@ describe('isLoopbackAddress (store sandbox --host)', () => {
     );
   });
 
+  it('refuses a scheme other than http and https, with a hint', () => {
+    expect(() => checkKeyTarget(new URL('ftp://pets.example/v1'))).toThrow(
+      expect.objectContaining({
+        name: 'FlagError',
+        message: 'unsupported URL scheme ftp: in ftp://pets.example/v1',
+        hint: 'use an https:// URL',
+      }),
+    );
+  });
+
   it('lets the key go over plain http to IPv4 loopback written as IPv6, not to another host', () => {
     expect(() => checkKeyTarget(new URL('http://[::ffff:127.0.0.1]:4010/v1'))).not.toThrow();
     expect(() => checkKeyTarget(new URL('http://[::ffff:10.0.0.1]:4010/v1'))).toThrow(FlagError);
