@@ -7,7 +7,7 @@ import { CancelledError } from './errors.js';
 import { GuardedOutput, type OutputStream } from './output-stream.js';
 import { readAll, type TextLimit } from './reading.js';
 import { StatusBoard, type StatusLine } from './render/status.js';
-import { fitLines } from './render/width.js';
+import { fitLines, textWidth } from './render/width.js';
 import { colorAllowed, statusLineAllowed, type TTYReadable, terminalColumns } from './terminal.js';
 
 export type { StatusLine };
@@ -165,20 +165,29 @@ export function createIO(parts: IOParts): IOStreams {
       if (note !== undefined) writeErr(note);
     },
     readStdin: parts.readStdin,
-    promptSecret: (question, signal) => holdingStatus(() => parts.promptSecret(question, signal)),
+    promptSecret: (question, signal) =>
+      holdingStatus(question, (last) => parts.promptSecret(last, signal)),
     prompt: (question, signal) => {
       const ask = parts.prompt;
       return ask
-        ? holdingStatus(() => ask(question, signal))
+        ? holdingStatus(question, (last) => ask(last, signal))
         : Promise.reject(new CancelledError());
     },
   };
 
-  // A prompt owns the line it is typed on: the status line waits until it is answered.
-  async function holdingStatus<T>(ask: () => Promise<T>): Promise<T> {
+  // A prompt owns the line it is typed on: the status line waits until it is answered. A
+  // question wider than the terminal is fitted as every line is: its first lines are written,
+  // and the last one is the prompt the answer is typed after.
+  async function holdingStatus<T>(question: string, ask: (last: string) => Promise<T>) {
     board.hold();
     try {
-      return await ask();
+      const width = parts.stderrColumns();
+      if (!stderrIsTTY || textWidth(question) <= width) return await ask(question);
+      const end = /\s*$/.exec(question)?.[0] ?? '';
+      const lines = fitLines(`${question.trimEnd()}\n`, width).slice(0, -1).split('\n');
+      const last = lines.pop() ?? '';
+      if (lines.length > 0) writeErr(`${lines.join('\n')}\n`);
+      return await ask(`${last}${end}`);
     } finally {
       board.release();
     }

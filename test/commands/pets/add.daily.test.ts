@@ -93,6 +93,25 @@ describe('store pets add on a terminal: asks for what is missing', () => {
     );
   });
 
+  it('fits a question wider than the terminal: its first lines written, the last one asked', async () => {
+    const scope = api()
+      .post('/v1/pets', { name: 'Rex', categoryId: 7, status: 'sold' })
+      .reply(201, { id: 1, name: 'Rex', categoryId: 7, status: 'sold' });
+    const result = await run(['pets', 'add', '--name', 'Rex', '--json'], {
+      env: env(),
+      tty: true,
+      columns: 40,
+      answers: ['7', '3'],
+    });
+    expect(scope.isDone()).toBe(true);
+    expect(result.code).toBe(0);
+    expect(result.prompts).toEqual(['Category id: ', 'or Enter for none: ']);
+    expect(result.stderr).toBe(
+      'Using profile production\n(https://api.animal-store.example/v1)\n' +
+        'Status: 1) available 2) pending 3) sold,\n',
+    );
+  });
+
   it('takes a status by name, and does not ask for one given as a flag', async () => {
     api()
       .post('/v1/pets', { name: 'Tom', categoryId: 3, status: 'sold' })
