@@ -270,7 +270,7 @@ complete -c store -n '__store_at "" 0' -a 'help' -d 'Show help for a command, or
 complete -c store -n '__store_at "pets" 0' -a 'list' -d 'List animals'
 complete -c store -n '__store_at "pets" 0' -a 'add' -d 'Add an animal (on a terminal, asks for what is missing), or every animal in a file'
 complete -c store -n '__store_at "pets" 0' -a 'get' -d 'Show one animal (deprecated: removed on 2030-12-05)'
-complete -c store -n '__store_at "pets" 0' -a 'help' -d 'display help for command'
+complete -c store -n '__store_at "pets" 0' -a 'help' -d 'Show help for a command'
 
 # store pets list
 complete -c store -n '__store_in "pets list"' -l status -x -a 'available pending sold' -d 'only animals with this status (available, pending, sold)'
@@ -294,14 +294,14 @@ complete -c store -n '__store_at "pets help" 0' -a 'list add get'
 
 # store messages
 complete -c store -n '__store_at "messages" 0' -a 'send' -d 'Send a message (the text from the argument, or from stdin)'
-complete -c store -n '__store_at "messages" 0' -a 'help' -d 'display help for command'
+complete -c store -n '__store_at "messages" 0' -a 'help' -d 'Show help for a command'
 
 # store messages help
 complete -c store -n '__store_at "messages help" 0' -a 'send'
 
 # store orders
 complete -c store -n '__store_at "orders" 0' -a 'list' -d 'List store orders'
-complete -c store -n '__store_at "orders" 0' -a 'help' -d 'display help for command'
+complete -c store -n '__store_at "orders" 0' -a 'help' -d 'Show help for a command'
 
 # store orders help
 complete -c store -n '__store_at "orders help" 0' -a 'list'
@@ -311,7 +311,7 @@ complete -c store -n '__store_at "auth" 0' -a 'login' -d 'Store an API key for t
 complete -c store -n '__store_at "auth" 0' -a 'logout' -d 'Forget the stored API key of the profile (in the keyring and in config.json)'
 complete -c store -n '__store_at "auth" 0' -a 'status' -d 'Show the profile, where its key comes from, and whether the API accepts it'
 complete -c store -n '__store_at "auth" 0' -a 'token' -d 'Print the API key in use (the only command that shows it unmasked)'
-complete -c store -n '__store_at "auth" 0' -a 'help' -d 'display help for command'
+complete -c store -n '__store_at "auth" 0' -a 'help' -d 'Show help for a command'
 
 # store auth login
 complete -c store -n '__store_in "auth login"' -l with-key -d 'read the key from stdin instead of prompting'
@@ -326,7 +326,7 @@ complete -c store -n '__store_at "profile" 0' -a 'list' -d 'List profiles; * mar
 complete -c store -n '__store_at "profile" 0' -a 'use' -d 'Make a profile the current one'
 complete -c store -n '__store_at "profile" 0' -a 'set' -d 'Create or update a profile'
 complete -c store -n '__store_at "profile" 0' -a 'remove' -d 'Remove a profile you created, with its stored key'
-complete -c store -n '__store_at "profile" 0' -a 'help' -d 'display help for command'
+complete -c store -n '__store_at "profile" 0' -a 'help' -d 'Show help for a command'
 
 # store profile use
 complete -c store -n '__store_at "profile use" 0' -a '(__store_profiles)'

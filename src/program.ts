@@ -168,6 +168,8 @@ export function buildProgram(
     const command = program
       .command(noun.name)
       .description(noun.description)
+      // commander's own words for it ("display help for command") are not in store's voice.
+      .helpCommand('help [command]', 'Show help for a command')
       .addHelpText('after', examples(noun.examples));
     for (const verb of verbs) verb.register(command, context);
   }

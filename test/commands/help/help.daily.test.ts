@@ -46,6 +46,13 @@ describe('--help at the terminal width', () => {
     );
   });
 
+  it('lists a group’s help command in the words of every other help line', async () => {
+    for (const group of ['pets', 'messages', 'orders', 'auth', 'profile']) {
+      const result = await run([group, '--help'], { columns: 80 });
+      expect(result.stdout).toMatch(/\n {2}help \[command\] +Show help for a command\n/);
+    }
+  });
+
   it('lists the help topics to fit', async () => {
     const narrow = await run(['--help'], { columns: 40 });
     expect(narrow.stdout).toMatch(
