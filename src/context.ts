@@ -4,6 +4,7 @@
 import type { ApiClient, RetryNotice } from './api/client.js';
 import type { RetryTiming } from './api/retry.js';
 import type { Transport } from './api/transport.js';
+import { isLoopbackHost } from './api/urls.js';
 import { type Asker, asker } from './ask.js';
 import { configDir } from './config/dir.js';
 import { type ConfigData, ConfigFile } from './config/file.js';
@@ -267,8 +268,10 @@ function urlSources(resolved: ResolvedProfile): { base: string; messages: string
   };
 }
 
-/** The built-in sandbox profile, at its own URL: nothing answers there until it is started. */
+/** The built-in sandbox profile, at its own URL: nothing answers there until it is started.
+ * Not when the profile was set to another host (`profile set sandbox --base-url`). */
 function sandboxHint(resolved: ResolvedProfile): string | undefined {
   if (resolved.name !== 'sandbox' || resolved.baseUrlSource === 'env') return undefined;
+  if (!isLoopbackHost(new URL(resolved.baseUrl).hostname)) return undefined;
   return 'is the sandbox running? start it with `store sandbox` in another terminal';
 }

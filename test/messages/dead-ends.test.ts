@@ -2,7 +2,7 @@
 // hint line what to do next.
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
-import { baseEnv, run } from '../helpers/cli.js';
+import { baseEnv, configSetup, run, writeConfigFile } from '../helpers/cli.js';
 
 describe('a hint at every dead end', () => {
   it('-p sandbox with no sandbox running says how to start it, once', async () => {
@@ -24,6 +24,26 @@ describe('a hint at every dead end', () => {
       code: 6,
       stdout: '',
       stderr: `{"error":{"code":"network_error","message":"cannot reach 127.0.0.1:4010: connection refused (after 3 attempts)","status":null,"hint":"${hint}"}}\n`,
+      prompts: [],
+    });
+  });
+
+  it('the sandbox profile set to another host says no word of starting the sandbox', async () => {
+    const { env, file } = configSetup();
+    writeConfigFile(
+      file,
+      JSON.stringify({ profiles: { sandbox: { baseUrl: 'https://sandbox.example/v1' } } }),
+    );
+    const notFound = Object.assign(new Error('getaddrinfo ENOTFOUND sandbox.example'), {
+      code: 'ENOTFOUND',
+    });
+    const scope = nock('https://sandbox.example').get('/v1/pets').replyWithError(notFound);
+    const result = await run(['-p', 'sandbox', 'pets', 'list'], { env });
+    expect(scope.isDone()).toBe(true);
+    expect(result).toEqual({
+      code: 6,
+      stdout: '',
+      stderr: 'error: cannot reach sandbox.example: host not found\n',
       prompts: [],
     });
   });
