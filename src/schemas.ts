@@ -22,6 +22,10 @@ export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
 export const PetStatus = z.enum(PET_STATUSES);
 export type PetStatus = z.infer<typeof PetStatus>;
 
+/** The removal date of GET /pets/{petId} (spec 4.3), announced by `store pets get` and sent
+ * as Sunset by the sandbox. */
+export const PET_GET_SUNSET = '2030-12-05';
+
 export const LIMIT_MIN = 1;
 export const LIMIT_MAX = 100;
 export const LIMIT_DEFAULT = 20;

@@ -1,4 +1,4 @@
-import { type Int64, type NewPet, Pet, type PetStatus, Pets } from '../schemas.js';
+import { type Int64, type NewPet, PET_GET_SUNSET, Pet, type PetStatus, Pets } from '../schemas.js';
 import type { ApiClient, RequestOptions } from './client.js';
 
 export interface ListPetsQuery {
@@ -17,9 +17,6 @@ export function createPet(
 ): Promise<Pet> {
   return api.send({ method: 'POST', path: '/pets', json: pet, schema: Pet, ...how });
 }
-
-/** The removal date of GET /pets/{petId} (spec 4.3). */
-export const PET_GET_SUNSET = '2030-12-05';
 
 export function getPet(api: ApiClient, petId: Int64): Promise<Pet> {
   // `store pets get` announces the deprecation itself: the API's headers add no second line.

@@ -28,6 +28,7 @@ import {
   LIMIT_MIN,
   NewMessage,
   NewPet,
+  PET_GET_SUNSET,
   PET_STATUSES,
   PetStatus,
 } from '../schemas.js';
@@ -58,12 +59,12 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 // How much of a too-large body is read (and dropped) before the connection is cut.
 const DRAIN_LIMIT_BYTES = 8 * MAX_BODY_BYTES;
 
-// getPet is deprecated: RFC 9745 Deprecation (since 2026-01-01), RFC 8594 Sunset (removal on
-// 5 Dec 2030, as the spec says) and a link to its replacement, on every response to GET (and
+// getPet is deprecated: RFC 9745 Deprecation (since 2026-01-01), RFC 8594 Sunset (its removal
+// date, as the spec says) and a link to its replacement, on every response to GET (and
 // HEAD) of the route, failures included; the sandbox's own methods on the path are not deprecated.
 const DEPRECATION_HEADERS = {
   Deprecation: `@${Date.UTC(2026, 0, 1) / 1000}`,
-  Sunset: new Date(Date.UTC(2030, 11, 5)).toUTCString(),
+  Sunset: new Date(`${PET_GET_SUNSET}T00:00:00Z`).toUTCString(),
   Link: '</v1/pets?status=available>; rel="successor-version"',
 };
 

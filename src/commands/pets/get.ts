@@ -1,15 +1,14 @@
 import { getPet } from '../../api/pets.js';
 import type { Context } from '../../context.js';
 import { renderItem } from '../../render/output.js';
-import { type Int64, Pet } from '../../schemas.js';
+import { type Int64, PET_GET_SUNSET, Pet } from '../../schemas.js';
 import { defineCommand } from '../define.js';
 import { int64Flag } from '../flags.js';
 import { PET_COLUMNS } from './columns.js';
 
 // The service names `GET /pets?status=` as the replacement; it lists, it does not look up by
 // id: said as it is, so nobody looks there for a lookup that is not.
-export const DEPRECATION_WARNING =
-  "warning: 'store pets get' is deprecated and will be removed on 2030-12-05; use 'store pets list --status <status>' instead";
+const DEPRECATION_WARNING = `warning: 'store pets get' is deprecated and will be removed on ${PET_GET_SUNSET}; use 'store pets list --status <status>' instead`;
 
 export interface GetOptions {
   petId: Int64;
@@ -17,7 +16,7 @@ export interface GetOptions {
 
 export const command = defineCommand({
   name: 'get',
-  description: 'Show one animal (deprecated: removed on 2030-12-05)',
+  description: `Show one animal (deprecated: removed on ${PET_GET_SUNSET})`,
   args: { petId: { name: '<petId>', description: 'the animal’s id', schema: int64Flag('petId') } },
   mcp: { access: 'read' },
   output: { shape: 'object', fields: Pet },
