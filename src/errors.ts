@@ -231,6 +231,10 @@ export function asCliError(error: unknown): CliError {
   if (error instanceof JsonDepthError) {
     return new CliError(error.message, ExitCode.failure, 'too_deep');
   }
-  const message = error instanceof Error ? error.message : String(error);
-  return new CliError(`internal error: ${message}`, ExitCode.failure, 'internal_error');
+  return new CliError(`internal error: ${messageOf(error)}`, ExitCode.failure, 'internal_error');
+}
+
+/** What was thrown, as text: an Error's message, anything else as a string. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -6,6 +6,7 @@ import {
   ApiError,
   type CliError,
   FlagError,
+  messageOf,
   NetworkError,
   ResponseError,
   withHint,
@@ -120,7 +121,7 @@ export function networkError(
       { answerUnread: true },
     );
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   const proxyStatus = /^Proxy response \((\d+)\)/.exec(message)?.[1];
   if (proxyStatus) {
     const status = Number(proxyStatus);

@@ -4,7 +4,15 @@
 // --insecure-storage`). config.json says which: `"keyStorage": "keyring"` in the profile marks
 // a key in the keyring, so commands know where to look without asking the keyring, and a
 // vanished entry is told from no key; `"keyringAccount"` names its entry.
-import { AuthError, CancelledError, CliError, ExitCode, FlagError, withHint } from '../errors.js';
+import {
+  AuthError,
+  CancelledError,
+  CliError,
+  ExitCode,
+  FlagError,
+  messageOf,
+  withHint,
+} from '../errors.js';
 import type { ConfigData, ConfigFile, StoredProfile } from './file.js';
 import { profileExists } from './profiles.js';
 import { deleteSecret, readSecret } from './secret-service.js';
@@ -238,7 +246,7 @@ async function bounded<T>(
 /** Why the keyring cannot be used, in a few words for a warning or an error line. */
 export function keyringFailure(error: unknown): string {
   if (error instanceof KeyringTimeout) return error.message;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   if (/D-?Bus/i.test(message)) return 'no D-Bus session';
   if (/locked|prompt was dismissed/i.test(message)) return 'it is locked';
   return message.replace(/\s+/g, ' ').trim();

@@ -2,13 +2,13 @@
 // pasted into a shell as they are. Kept apart from profiles.ts, which shell completion loads.
 import { withoutUserinfo } from '../api/urls.js';
 import { AuthError, withHint } from '../errors.js';
-import { PROFILE_NAME, type ResolvedProfile } from './profiles.js';
-import { quote } from './quote.js';
+import type { ResolvedProfile } from './profiles.js';
+import { quote, shellWord } from './quote.js';
 
 /** `-p NAME` as typed in a shell: a name outside PROFILE_NAME (a hand-written config's) is
- * single-quoted. */
+ * quoted where the shell would read it otherwise. */
 function profileFlag(name: string): string {
-  return PROFILE_NAME.test(name) ? `-p ${name}` : `-p '${name.replaceAll("'", `'\\''`)}'`;
+  return `-p ${shellWord(name)}`;
 }
 
 /**

@@ -7,6 +7,7 @@ import { BUILTIN_PROFILES } from '../config/profiles.js';
 import { shellWord } from '../config/quote.js';
 import { publishSandbox } from '../config/sandbox-record.js';
 import type { Env } from '../env.js';
+import { messageOf } from '../errors.js';
 
 export interface Announcement {
   /** E.g. `Sandbox ready: store -p sandbox pets list`. */
@@ -41,13 +42,13 @@ export async function announceSandbox(
         try {
           await published.remove();
         } catch (error) {
-          warn(`warning: could not remove the sandbox record in ${found}: ${reason(error)}`);
+          warn(`warning: could not remove the sandbox record in ${found}: ${messageOf(error)}`);
         }
       };
     } catch (error) {
       const where = dir === undefined ? '' : ` in ${dir}`;
       warn(
-        `warning: could not record the sandbox${where} (${reason(error)}); \`store -p sandbox\` will not find it on another port`,
+        `warning: could not record the sandbox${where} (${messageOf(error)}); \`store -p sandbox\` will not find it on another port`,
       );
     }
   }
@@ -73,8 +74,4 @@ export async function announceSandbox(
     readyLine: `Sandbox ready: ${[...prefix, 'store -p sandbox pets list'].join(' ')}`,
     withdraw,
   };
-}
-
-function reason(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

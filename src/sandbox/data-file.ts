@@ -4,6 +4,7 @@
 import { constants } from 'node:fs';
 import { access, lstat, open, readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { fileProblem } from '../file-errors.js';
 
 /** The data file cannot be used; it is left untouched. */
 export class DataFileError extends Error {
@@ -92,18 +93,9 @@ async function checkFolder(file: string, folder: string): Promise<void> {
   }
 }
 
-const REASONS: Record<string, string> = {
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  EROFS: 'read-only file system',
-  ELOOP: 'too many levels of symbolic links',
-  ENOTDIR: 'a part of the path is not a folder',
-  ENAMETOOLONG: 'the path is too long',
-};
-
 function unusable(file: string, error: unknown, detail?: string): DataFileError {
-  const code = (error as NodeJS.ErrnoException).code ?? '';
-  const reason = REASONS[code] ?? (error as Error).message;
   const what = detail === undefined ? '' : ` (${detail})`;
-  return new DataFileError(`data file ${file} cannot be used${what}: ${reason}`, { cause: error });
+  return new DataFileError(`data file ${file} cannot be used${what}: ${fileProblem(error)}`, {
+    cause: error,
+  });
 }

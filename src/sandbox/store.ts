@@ -19,6 +19,7 @@
 import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { messageOf } from '../errors.js';
 import { parseJson, stringifyJson } from '../json.js';
 import {
   INT64_MAX,
@@ -283,7 +284,7 @@ export class Store {
       value = change();
     } catch (error) {
       if (error instanceof IdsExhaustedError) return Promise.reject(error);
-      const failure = new StorageError(`could not store the change: ${reason(error)}`, {
+      const failure = new StorageError(`could not store the change: ${messageOf(error)}`, {
         cause: error,
       });
       // A failed statement undoes itself; one that ended the whole transaction took the
@@ -316,7 +317,7 @@ export class Store {
       } catch {
         // Nothing more to undo: a failed ROLLBACK leaves the transaction ended.
       }
-      const failure = new StorageError(`could not store the change: ${reason(error)}`, {
+      const failure = new StorageError(`could not store the change: ${messageOf(error)}`, {
         cause: error,
       });
       for (const waiter of group) waiter.reject(failure);
@@ -375,13 +376,6 @@ export class Store {
   }
 }
 
-const _count = (items: unknown[], noun: string) =>
-  `${items.length} ${noun}${items.length === 1 ? '' : 's'}`;
-
-function reason(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** Opens the sandbox's database file (creating its tables when new). */
 function openFile(sqlite: Sqlite, file: string, real: string, fresh: boolean): DatabaseSync {
   let db: DatabaseSync | undefined;
@@ -408,7 +402,7 @@ function openFile(sqlite: Sqlite, file: string, real: string, fresh: boolean): D
   } catch (error) {
     db?.close();
     if (error instanceof DataFileError) throw error;
-    throw new DataFileError(`data file ${file} cannot be opened: ${reason(error)}`, {
+    throw new DataFileError(`data file ${file} cannot be opened: ${messageOf(error)}`, {
       cause: error,
     });
   }

@@ -310,7 +310,7 @@ describe('a data file that cannot be used', () => {
     const file = path.join(dir, 'plain', 'data.db');
     await expect(startFails(file)).rejects.toMatchObject({
       code: 'EDATA',
-      message: `data file ${file} cannot be used: a part of the path is not a folder`,
+      message: `data file ${file} cannot be used: not a directory`,
     });
   });
 });
