@@ -174,7 +174,7 @@ export class SilentExit extends CliError {
   }
 }
 
-export function exitCodeForStatus(status: number): ExitCode {
+function exitCodeForStatus(status: number): ExitCode {
   if (status === 401 || status === 403) return ExitCode.auth;
   if (status === 404) return ExitCode.notFound;
   // 5xx only: a status of 600 or more is no HTTP status at all, an unexpected answer (1).

@@ -17,7 +17,7 @@ export interface RestartableProcess {
 
 /** Whether the Node flags given at start-up (command line and NODE_OPTIONS) include `flag`
  * (by name: `--max-semi-space-size=4` counts for `--max-semi-space-size=1`). */
-export function startedWith(proc: RestartableProcess, flag: string): boolean {
+function startedWith(proc: RestartableProcess, flag: string): boolean {
   const name = flag.split('=')[0];
   const given = [...proc.execArgv, ...(proc.env.NODE_OPTIONS ?? '').split(/\s+/)];
   return given.some((arg) => arg.split('=')[0] === name);

@@ -172,7 +172,7 @@ const TRUST_HINT =
 
 /** A TLS failure in words, and what to do where something can be done. Node's codes name the
  * check that failed (UNABLE_TO_VERIFY_LEAF_SIGNATURE); the user needs what it means. */
-export function tlsProblem(code: string): { reason: string; hint?: string } | undefined {
+function tlsProblem(code: string): { reason: string; hint?: string } | undefined {
   if (UNTRUSTED_CERT_CODES.has(code)) {
     return {
       reason: 'its certificate is not signed by an authority this machine trusts',

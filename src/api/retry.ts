@@ -6,11 +6,11 @@ import { NetworkError } from '../errors.js';
 import { BROKEN_CODES, errorCode, headerValue } from './errors.js';
 
 /** Further attempts after the first, by default. */
-export const DEFAULT_RETRIES = 2;
+const DEFAULT_RETRIES = 2;
 /** First backoff delay; it doubles with each retry, with jitter. */
-export const DEFAULT_RETRY_BASE_MS = 250;
+const DEFAULT_RETRY_BASE_MS = 250;
 /** The longest Retry-After honoured; a server asking for more gets this. */
-export const RETRY_AFTER_CAP_MS = 10_000;
+const RETRY_AFTER_CAP_MS = 10_000;
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 /** The server did not do the work, or asks to come back later. */

@@ -25,7 +25,7 @@ export interface TransportOptions {
 
 /** Proxy settings as curl and Node read them: the lower-case spelling first; an empty one is
  * unset (`https_proxy=` leaves HTTPS_PROXY in force). */
-export function proxyEnv(env: Env) {
+function proxyEnv(env: Env) {
   return {
     httpProxy: env.http_proxy || env.HTTP_PROXY || undefined,
     httpsProxy: env.https_proxy || env.HTTPS_PROXY || undefined,

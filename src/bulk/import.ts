@@ -40,8 +40,9 @@ import { resumeCommand } from './resume-command.js';
 
 export { DEFAULT_CONCURRENCY } from './rate-limiter.js';
 export { uncertainPath } from './records.js';
+
 /** Further attempts of a POST answered 429 (the server did not act on it). */
-export const RATE_LIMIT_RETRIES = 5;
+const RATE_LIMIT_RETRIES = 5;
 
 export interface ImportOptions {
   /** Where the inputs come from: `-` is stdin. */

@@ -9,7 +9,7 @@ import { CliError, ExitCode, FlagError, withHint } from '../errors.js';
 import { JsonDepthError, parseJson, TOO_DEEP } from '../json.js';
 
 /** Far beyond any animal (the service takes bodies up to 1 MiB). */
-export const MAX_LINE_BYTES = 1024 * 1024;
+const MAX_LINE_BYTES = 1024 * 1024;
 
 /** The failure of an input over MAX_LINE_BYTES. */
 const tooLong = () => rejected('invalid_json', 'longer than 1 MiB');

@@ -28,7 +28,7 @@ import { fileName, hasUnreadableBytes, notUtf8, switchFlag } from './flags.js';
 import { checkStdinReadable, openUntilCtrlC } from './input-file.js';
 
 /** The paths of the spec (and the sandbox's own), offered by shell completion. */
-export const SPEC_PATHS = ['/pets', '/pets/{petId}', '/messages', '/store/orders'] as const;
+const SPEC_PATHS = ['/pets', '/pets/{petId}', '/messages', '/store/orders'] as const;
 
 /** Headers the HTTP layer sets itself; -H may not replace them. */
 const RESERVED_HEADERS = new Set(['authorization', 'host', 'content-length', 'transfer-encoding']);

@@ -15,7 +15,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The built-in profiles, then those in the config folder’s config.json. */
-export function completionProfiles(env: Env): string[] {
+function completionProfiles(env: Env): string[] {
   let data: unknown;
   try {
     // No config folder to be found (no home folder) is one more config that cannot be read.

@@ -18,7 +18,7 @@ import { profileExists } from './profiles.js';
 import { deleteSecret, readSecret } from './secret-service.js';
 
 /** The keyring's service name; the account is the profile's keyringAccount (keyringAccount()). */
-export const KEYRING_SERVICE = 'store';
+const KEYRING_SERVICE = 'store';
 
 /**
  * The account of the profile's entry. One recorded in config.json is the profile's name and a

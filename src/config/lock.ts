@@ -25,7 +25,7 @@ import {
 } from './safe-fs.js';
 
 /** How long a command waits for another process's lock before it gives up (exit 1). */
-export const LOCK_WAIT_MS = 10_000;
+const LOCK_WAIT_MS = 10_000;
 /** A lock held longer than this was left by a process that hung or died on another host:
  * a write holds it for milliseconds. */
 export const LOCK_STALE_MS = 10_000;

@@ -37,7 +37,7 @@ export function checkConfigFolder(dir: string): void {
 
 /** Far more than any user's profiles (300,000 of them take about 14 MiB), and little enough to
  * read and parse at every command. */
-export const MAX_CONFIG_BYTES = 32 * 1024 * 1024;
+const MAX_CONFIG_BYTES = 32 * 1024 * 1024;
 
 /** The text of `dir`/config.json after the checks above, read without following a link and
  * without waiting on a FIFO. */

@@ -130,7 +130,7 @@ function asJson(text: string): unknown {
 
 /** `value` with every number a double cannot hold exactly (parseJson's BigInt and raw JSON
  * values) as the string of its digits. */
-export function exactForJs(value: unknown): unknown {
+function exactForJs(value: unknown): unknown {
   if (typeof value === 'bigint') return value.toString();
   if (value === null || typeof value !== 'object') return value;
   if (JSON.isRawJSON(value)) return (value as { rawJSON: string }).rawJSON;

@@ -10,7 +10,7 @@ import { ENVIRONMENT } from './environment.js';
 import { EXIT_CODE_TABLE } from './exit-codes.js';
 
 /** Bumped when a key is removed or changes meaning (a new key does not bump it). */
-export const REFERENCE_VERSION = 1;
+const REFERENCE_VERSION = 1;
 
 /** The exit codes of every command; one that calls the API may give any (3 to 7 from its
  * answers), one that does not only those it declares besides. */

@@ -4,7 +4,7 @@
 /** Cells between two columns. */
 export const GAP = 2;
 /** A cut column keeps at least this many cells (its text and an ellipsis). */
-export const MIN_CUT_WIDTH = 5;
+const MIN_CUT_WIDTH = 5;
 
 export interface Fit {
   /** How many columns, from the left, are shown. */

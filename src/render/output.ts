@@ -33,7 +33,7 @@ export interface OutputOptions {
 }
 
 /** A cell's text: strings as they are, other JSON values as JSON, nothing for null. */
-export function cellText(value: unknown): string {
+function cellText(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') {

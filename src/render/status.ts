@@ -7,7 +7,7 @@ import { truncate } from './width.js';
 const ERASE = '\r\u001b[K';
 const SPINNER = '⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏';
 const SPIN_MS = 80;
-export const WAIT_BEFORE_SPINNER_MS = 1000;
+const WAIT_BEFORE_SPINNER_MS = 1000;
 
 export interface StatusLine {
   /** Replaces the text (redrawn at once). */

@@ -55,7 +55,7 @@ let segmenter: Intl.Segmenter | undefined;
  * The units text is measured and cut by: its graphemes when it holds an emoji sequence, else
  * its code points (a combining mark, 0 cells, then stays with the letter before it).
  */
-export function graphemes(text: string): Iterable<string> {
+function graphemes(text: string): Iterable<string> {
   if (!SEQUENCE.test(text)) return text;
   segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
   const segments = segmenter.segment(text);
@@ -85,7 +85,7 @@ const COMBINING = lazyPattern(() => /^[\p{Mn}\p{Me}]/u);
  * glyph of 2 cells; otherwise each code point counts as a terminal counts it (so a
  * Devanagari conjunct takes a cell per consonant).
  */
-export function graphemeWidth(grapheme: string): number {
+function graphemeWidth(grapheme: string): number {
   if (grapheme.length === 1) return codePointWidth(grapheme);
   if (!grapheme.includes('\ufe0e')) {
     if (EMOJI_PRESENTATION().test(grapheme) || REGIONAL_PAIR.test(grapheme)) return 2;
@@ -104,7 +104,7 @@ export function textWidth(text: string): number {
   return width;
 }
 
-export const ELLIPSIS = '…';
+const ELLIPSIS = '…';
 
 /** Text cut to at most `width` cells, ending in `…` when cut (spaces before it dropped);
  * never splits a grapheme. */

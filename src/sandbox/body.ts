@@ -19,7 +19,7 @@ const PLAIN_INTEGER = /^-?\d+$/;
 const NUMBER_PARTS = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
 /** The exact integer a JSON number's text denotes, or undefined when it has a fraction. */
-export function exactInteger(source: string): bigint | undefined {
+function exactInteger(source: string): bigint | undefined {
   if (PLAIN_INTEGER.test(source)) return BigInt(source);
   const [, sign = '', whole = '', fraction = '', exponentText = '0'] =
     NUMBER_PARTS.exec(source) ?? [];

@@ -47,7 +47,7 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
 }
 
 /** What a terminal is told under a list: that it is empty, or that it may be cut short. */
-export function listNote(count: number, opts: ListOptions): string | undefined {
+function listNote(count: number, opts: ListOptions): string | undefined {
   if (count === 0) return 'No animals found';
   const limit = opts.limit ?? LIMIT_DEFAULT;
   if (count !== limit) return undefined;
