@@ -45,10 +45,10 @@ export const LLHTTP_WASM = [
 
 /**
  * undici ships llhttp's two WebAssembly builds (with SIMD, and without for the few machines
- * that lack it) as base64 text in modules, 72 KB each: bundled, they were 144 KB of the 515 KB
- * read at every start, and a request decoded the one it used. Here client-h1.js gets modules
- * that read the binary build from a file beside the bundle (54 KB; an asset of the single
- * executable there): writeLlhttpWasm puts them there.
+ * that lack it) as base64 text in modules: bundled, they would be read at every start, and a
+ * request would decode the one it used (docs/performance.md). Here client-h1.js gets modules
+ * that read the binary build from a file beside the bundle (an asset of the single executable
+ * there): writeLlhttpWasm puts them there.
  */
 export function llhttpWasmFiles() {
   return {

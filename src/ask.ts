@@ -25,7 +25,7 @@ export function asker(
 ): Asker {
   // Read when first asked, not when the context is made: process.stdin, made to tell, is a
   // file stream on /dev/null or a file (cron, `< input`), which loads fs/promises and
-  // readline (≈3 ms) for commands that never ask anything.
+  // readline for commands that never ask anything.
   const canAsk = () => io.stdinIsTTY && io.stderrIsTTY;
   const ask = async <T>(question: string, parse: (text: string) => T): Promise<T> => {
     if (!canAsk()) throw new Error('ask() off a terminal: check canAsk first');

@@ -297,8 +297,8 @@ export async function cli(): Promise<void> {
   };
   for (const each of HANDLED_SIGNALS) process.on(each, onSignal);
   // Should the event loop ever empty before main() returns, the process must not end with 0.
-  // Said at exit, not set now: commander's help takes process.exitCode for its own (so
-  // `store pets help list` ended with 2, as if the help had come with a usage error).
+  // Said at exit, not set now: commander's help takes process.exitCode for its own (`store pets
+  // help list` would end with 2, as if the help had come with a usage error).
   let returned = false;
   process.once('exit', (exitCode) => {
     if (!returned && exitCode === 0) process.exitCode = ExitCode.failure;

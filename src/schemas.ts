@@ -74,5 +74,5 @@ export const Message = z.looseObject({
 export type Message = z.infer<typeof Message>;
 
 /** Store orders: the spec does not describe them, so any JSON is accepted — but some JSON: an
- * empty body (204, or 200 with nothing) is no answer (it printed `undefined` under --json). */
+ * empty body (204, or 200 with nothing) is no answer (`undefined` is no output for --json). */
 export const Orders = z.unknown().check(z.refine((value) => value !== undefined));

@@ -347,7 +347,7 @@ export class ApiClient {
     // Neither header (nearly every answer): no pattern is compiled for an empty text.
     if (!warn || (headers.deprecation === undefined && headers.sunset === undefined)) return;
     // Only the RFCs' forms count: a header that is neither is as good as absent, and never
-    // shown (a 15 KB Sunset made a 15 KB line; `Sunset: -1` was read as 2001).
+    // shown (a 15 KB Sunset would make a 15 KB line; Date.parse reads `Sunset: -1` as 2001).
     const deprecated = DEPRECATION_DATE.test(headerValue(headers.deprecation)?.trim() ?? '');
     const sunsetMs = httpDateMs(headerValue(headers.sunset)?.trim() ?? '');
     if (!deprecated && sunsetMs === undefined) return;

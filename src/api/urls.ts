@@ -81,7 +81,7 @@ export function parseBaseUrl(value: string, what: string): URL {
     throw new FlagError(`${what} must be an http:// or https:// URL: ${shown()}`);
   }
   // Paths are appended to the base URL: after a query or a fragment they would become part of
-  // it (`/v1?x=1` + `/pets` was sent as GET /v1?x=1%2Fpets, and answered 200).
+  // it (`/v1?x=1` + `/pets` would be sent as GET /v1?x=1%2Fpets, and answered 200).
   if (value.includes('?') || value.includes('#')) {
     throw new FlagError(`${what} must not have a query (?) or a fragment (#): ${shown()}`);
   }

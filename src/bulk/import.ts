@@ -115,9 +115,9 @@ function stopsTheImport(error: CliError): boolean {
 }
 
 /**
- * V8 sizes its heap to the allocation rate: a 10,000-animal import, 15 MB live after a GC,
- * peaked near 205 MiB of RSS with V8's defaults. With its young generation bounded and its
- * heap tuned for size, it stays near 100 MiB whatever the input's size, faster than with
+ * V8 sizes its heap to the allocation rate, not to what is live: a large import grows to twice
+ * the memory it needs under V8's defaults. With its young generation bounded and its heap tuned
+ * for size, it stays near the same size whatever the input's size, faster than with
  * --optimize-for-size set at run time (docs/performance.md). These can only be given
  * when the process starts: `pets add --file` restarts with them (src/restart.ts) before it reads
  * or sends anything, when its input may be large (src/commands/pets/add.ts).

@@ -61,7 +61,7 @@ export const command = defineCommand({
       schema: z.string().check(
         z.minLength(1, 'the path must not be empty'),
         z.refine((text: string) => !hasUnreadableBytes(text), notUtf8('the path')),
-        // The URL parser drops tab, CR and LF silently (`/pets\r\nX: y` went as /petsX:%20y):
+        // The URL parser drops tab, CR and LF silently (`/pets\r\nX: y` would go as /petsX:%20y):
         // a path with any control character is refused, not sent as something else.
         z.refine(
           (text: string) => !CONTROL.test(text),

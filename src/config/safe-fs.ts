@@ -1,6 +1,6 @@
 // Opening files in the config folder without following a symbolic link at the name and
-// without waiting on a FIFO or a device: a config.json that is a named pipe used to hang
-// every command, completion included. No zod, no conf: completion uses this on every TAB.
+// without waiting on a FIFO or a device: a config.json that is a named pipe would hang every
+// command, completion included. No zod, no conf: completion uses this on every TAB.
 import {
   closeSync,
   constants,

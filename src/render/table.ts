@@ -3,8 +3,7 @@
 // spaces apart, every line within the terminal's width, nothing wrapped.
 //
 // Drawn here rather than by cli-table3: cli-table3's layout is quadratic in the number of
-// rows (10,000 rows took 4.9 s, 50,000 106 s), overflows the stack on ~140,000 rows
-// (`push.apply`), and measures width with string-width 4, which counts most combining marks
+// rows (docs/performance.md), overflows the stack on long lists (`push.apply`), and measures width with string-width 4, which counts most combining marks
 // (Hebrew, Arabic, Indic) and ZWJ as a cell each, so such rows would be misaligned or cut.
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { IOStreams } from '../io.js';

@@ -7,10 +7,9 @@
 // the sandbox at any moment, kill -9 included, loses nothing acknowledged; the WAL is fsynced
 // at checkpoints. What NORMAL does not cover is the machine itself failing (power cut, kernel
 // crash): the last commits may then be lost, never the database's consistency.
-// synchronous=FULL (an fsync per COMMIT) would cover that too, but measured on this project's
-// shared 2-core machine it held bulk add to 38-60% of the in-memory rate (fsync latency times
-// the client's 8 requests in flight), against the target of at least half; NORMAL ran at
-// 100-108%. Changes that arrive together are committed together (group commit): each change
+// synchronous=FULL (an fsync per COMMIT) would cover that too, but its fsync latency, times the
+// client's 8 requests in flight, held bulk add below half the in-memory rate, the target
+// (docs/performance.md, "Figures behind the code's choices"). Changes that arrive together are committed together (group commit): each change
 // runs at once inside the open transaction, and one COMMIT per turn of the event loop
 // settles them all. A COMMIT
 // that fails is rolled back and every change of its group is refused: nothing is
