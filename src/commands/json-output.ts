@@ -12,7 +12,7 @@ import { didYouMean } from './help/suggest.js';
 
 /** The fields `--json FIELDS` may name; undefined when any may be (output not described). */
 export function declaredFields(output: OutputSpec | undefined): string[] | undefined {
-  return output && output.shape !== 'any' ? Object.keys(output.fields._zod.def.shape) : undefined;
+  return output && output.shape !== 'any' ? Object.keys(output.fields.def.shape) : undefined;
 }
 
 export interface FieldType {
@@ -27,8 +27,8 @@ export interface FieldType {
 /** Each declared field with its JSON type, in declaration order. */
 export function fieldTypes(output: OutputSpec | undefined): FieldType[] {
   if (!output || output.shape === 'any') return [];
-  return Object.entries(output.fields._zod.def.shape).map(([name, schema]) => {
-    const def = (schema as z.ZodMiniType)._zod.def as Def;
+  return Object.entries(output.fields.def.shape).map(([name, schema]) => {
+    const def = (schema as z.ZodMiniType).def as Def;
     const optional = def.type === 'optional';
     return { name, type: jsonType(optional ? (def.innerType as z.ZodMiniType) : schema), optional };
   });
@@ -42,7 +42,7 @@ interface Def {
 }
 
 function jsonType(schema: unknown): string {
-  const def = (schema as z.ZodMiniType)._zod.def as Def;
+  const def = (schema as z.ZodMiniType).def as Def;
   switch (def.type) {
     case 'string':
     case 'enum':

@@ -1,8 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { usesNetwork } from '../../src/commands/define.js';
 import { baseEnv, run, tempDir } from '../helpers/cli.js';
 import { api, KEY } from '../helpers/http.js';
+import { programTree } from '../helpers/tree.js';
 
 const env = () => baseEnv({ STORE_API_KEY: KEY });
 
@@ -16,6 +19,22 @@ describe('every command that calls the API', () => {
     ['messages send', ['messages', 'send', 'hi'], 'post', '/v1/messages'],
     ['orders list', ['orders', 'list'], 'get', '/v1/store/orders'],
   ] as const;
+
+  /** The words of every command declared with `network: true`. */
+  const networkPaths = (command: Command, prefix: string[] = []): string[] =>
+    command.commands.flatMap((sub) => {
+      const path = [...prefix, sub.name()];
+      return [...(usesNetwork(sub) ? [path.join(' ')] : []), ...networkPaths(sub, path)];
+    });
+
+  it('lists every command that calls the API, but those whose 401 says more of its own', () => {
+    // Tested in their own files: `api` prints the answer as it came, `auth login` refuses the
+    // key it was given, `auth status` reports the key as not valid.
+    const ownWords = ['api', 'auth login', 'auth status'];
+    expect(networkPaths(programTree()).sort()).toEqual(
+      [...COMMANDS.map(([name]) => name), ...ownWords].sort(),
+    );
+  });
 
   // The server's message echoes the key: it is masked, as everywhere store shows a key.
   it.each(COMMANDS)(
