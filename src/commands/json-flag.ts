@@ -3,7 +3,8 @@
 // --json is written here as `--json=` or `--json=FIELDS` before commander reads the words.
 // The next word is the fields when it looks like a list of names and is not the command word
 // expected there, nor an argument the command still takes (`profile use --json staging`)
-// unless every name in it is one of the command's fields.
+// unless every name in it is one of the command's fields and a later word is left for the
+// argument.
 import type { Command } from 'commander';
 import { outputOf } from './define.js';
 import { declaredFields } from './json-output.js';
@@ -67,5 +68,21 @@ function takesAsFields(command: Command, operands: number, word: string, rest: s
   const room = args.some((arg) => arg.variadic) || operands < args.length;
   if (!room) return true;
   const fields = declaredFields(outputOf(command));
-  return fields !== undefined && word.split(',').every((name) => fields.includes(name.trim()));
+  if (fields === undefined || !word.split(',').every((name) => fields.includes(name.trim()))) {
+    return false;
+  }
+  // Fields only when a later word is left for the argument: `messages send --json status`
+  // sends "status", where `profile use --json profile staging` asks for the field.
+  return laterOperand(command, rest);
+}
+
+/** Whether `rest` holds a word that is neither an option nor an option's value. */
+function laterOperand(command: Command, rest: readonly string[]): boolean {
+  for (let i = 0; i < rest.length; i += 1) {
+    const word = rest[i] as string;
+    if (word === '--') return i + 1 < rest.length;
+    if (!word.startsWith('-') || word === '-') return true;
+    if (!word.includes('=') && takesValue(command, word)) i += 1;
+  }
+  return false;
 }

@@ -195,8 +195,11 @@ JSON (--json)
 Fields (--json FIELDS)
   --json id,name keeps only those keys of each object, in that order (a key an
   object lacks is null). Each command's --help lists its fields, and the shells
-  complete them; a name that is not one is exit 2, nothing sent. \`store help
-  --json\` describes every command, its flags and fields for a program.
+  complete them; a name that is not one is exit 2, nothing sent. Where the word
+  after --json could also be the command's argument, it is the argument unless
+  another word follows for it; --json=FIELDS is never read as anything else.
+  \`store help --json\` describes every command, its flags and fields for a
+  program.
 
 jq (--jq EXPRESSION)
   The JSON filtered by jq's own language, built in (no jq needed): each result

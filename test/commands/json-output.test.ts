@@ -94,9 +94,30 @@ describe('--json FIELDS', () => {
     const send = await run(['messages', 'send', '--json', 'hello'], { env: env() });
     expect(sent.isDone()).toBe(true);
     expect(send).toMatchObject({ code: 0, stdout: expect.stringContaining('"message":"hello"') });
-    // The command's own fields, where an argument could also stand: fields.
+    // The command's own fields, where an argument could also stand: fields when a later word
+    // is left for the argument; else the argument (a script's `--json "$msg"`).
     const again = await run(['profile', 'use', '--json', 'profile', 'staging'], { env: profiles });
     expect(again).toMatchObject({ code: 0, stdout: '{"profile":"staging"}\n' });
+    const status = api()
+      .post('/v1/messages', '{"message":"status"}')
+      .reply(
+        201,
+        '{"id":"m2","message":"status","status":"queued","createdAt":"2026-11-22T10:00:00Z"}',
+      );
+    const word = await run(['messages', 'send', '--json', 'status'], { env: env() });
+    expect(status.isDone()).toBe(true);
+    expect(word).toMatchObject({ code: 0, stdout: expect.stringContaining('"message":"status"') });
+    const fields = api()
+      .post('/v1/messages', '{"message":"hi"}')
+      .reply(
+        201,
+        '{"id":"m3","message":"hi","status":"queued","createdAt":"2026-11-22T10:00:00Z"}',
+      );
+    const named = await run(['messages', 'send', '--json', 'status', '--timeout', '5', 'hi'], {
+      env: env(),
+    });
+    expect(fields.isDone()).toBe(true);
+    expect(named).toMatchObject({ code: 0, stdout: '{"status":"queued"}\n' });
   });
 
   it.each([

@@ -103,7 +103,7 @@ const formatting: Block[] = [
   ),
   item(
     'Fields (--json FIELDS)',
-    "--json id,name keeps only those keys of each object, in that order (a key an object lacks is null). Each command's --help lists its fields, and the shells complete them; a name that is not one is exit 2, nothing sent. `store help --json` describes every command, its flags and fields for a program.",
+    "--json id,name keeps only those keys of each object, in that order (a key an object lacks is null). Each command's --help lists its fields, and the shells complete them; a name that is not one is exit 2, nothing sent. Where the word after --json could also be the command's argument, it is the argument unless another word follows for it; --json=FIELDS is never read as anything else. `store help --json` describes every command, its flags and fields for a program.",
   ),
   item(
     'jq (--jq EXPRESSION)',
