@@ -20,6 +20,7 @@ import { describeWriteError } from './output-stream.js';
 import { untilCtrlC } from './reading.js';
 import { sanitizeLines } from './render/sanitize.js';
 import { restartWithV8Flags } from './restart.js';
+import { HANDLED_SIGNALS } from './signals.js';
 import {
   DEFAULT_TIMEOUT_SECONDS,
   MAX_TIMEOUT_SECONDS,
@@ -244,10 +245,6 @@ async function flushedUnlessCtrlC(io: IOStreams, signal: AbortSignal): Promise<b
     return false;
   }
 }
-
-/** Signals that end a command as Ctrl-C does: what is in flight is let finish and reported. */
-const HANDLED_SIGNALS: readonly NodeJS.Signals[] =
-  process.platform === 'win32' ? ['SIGINT', 'SIGTERM'] : ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /** Invocations run by preload: each a usage error found once the command is built and its
  * flags parsed, before anything is read or sent. */

@@ -6,6 +6,7 @@
 import { CliError, ExitCode, FlagError } from '../errors.js';
 import type { IOStreams } from '../io.js';
 import { parseJson, stringifyJson } from '../json.js';
+import { withSignalsEndingAtOnce } from '../signals.js';
 import { chunkedOut } from './chunks.js';
 import type { JqEngine } from './jq.js';
 import { fitColumns } from './layout.js';
@@ -88,7 +89,8 @@ export async function prepareJq(expression: string): Promise<void> {
  */
 async function writeJq(io: IOStreams, expression: string, text: string): Promise<void> {
   if (!loadedJq) throw new Error('--jq runs after prepareJq');
-  const run = loadedJq.run(expression, text);
+  const engine = loadedJq;
+  const run = withSignalsEndingAtOnce(() => engine.run(expression, text));
   if (!run.ok) {
     // A failed engine is loaded anew by the next prepareJq (a process runs one filter; tests
     // run many).

@@ -156,6 +156,21 @@ describe('Ctrl-C', () => {
     expect(await ended).toEqual({ code: null, signal: 'SIGTERM', stdout: '', stderr: '' });
   });
 
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    'ends a --jq filter that would run for ever on %s, at once',
+    async (signal) => {
+      // The filter holds the event loop, where no listener can run: the signal was held, and
+      // only SIGKILL ended the process.
+      const server = await faultServer((_req, res) => reply(res, 200, `[${CREATED}]`));
+      const { child, ended } = started(['pets', 'list', '--jq', 'last(range(1e15))'], server.url);
+      await until(() => server.seen.length === 1);
+      // Long enough for the answer to be read and the filter to start.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      child.kill(signal);
+      expect(await ended).toEqual({ code: null, signal, stdout: '', stderr: '' });
+    },
+  );
+
   it('stops the shell script that runs store, as it stops for any Unix program', async () => {
     // bash ends a script on Ctrl-C only when its child died of the SIGINT; a child that exits
     // with status 130 is taken to have handled it, and the loop went on (store ran 3 times).
