@@ -34,6 +34,8 @@ export interface GlobalOptions {
   jsonFields?: string[];
   /** --jq EXPRESSION. */
   jq?: string;
+  /** What `$ENV` and `env` give the --jq filter: the environment. */
+  jqEnv?: Env;
   color: boolean;
   debug: boolean;
   /** Per-request time limit in milliseconds. */

@@ -73,11 +73,18 @@ export function globalOptions(raw: RawGlobals, env: Env): GlobalOptions {
     profile,
     json: raw.json !== undefined || raw.jq !== undefined,
     ...(jsonFields && { jsonFields }),
-    ...(raw.jq !== undefined && { jq: raw.jq }),
+    ...(raw.jq !== undefined && { jq: raw.jq, jqEnv: jqEnvironment(env) }),
     color: raw.color !== false,
     debug: raw.debug === true || debugFromEnv(env),
     timeoutMs: timeoutMs(timeoutSeconds),
   };
+}
+
+/** What `$ENV` and `env` give a --jq filter: the environment, as jq has it, but for the key
+ * in STORE_API_KEY, which `auth token` alone prints. */
+function jqEnvironment(env: Env): Env {
+  const { STORE_API_KEY: _key, ...rest } = env;
+  return rest;
 }
 
 /** `--json id, name`'s names; none (every field) for `--json` alone. */

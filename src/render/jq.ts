@@ -3,6 +3,7 @@
 // an integer literal it does not compute with (an id above 2^53) digit for digit. A file of its
 // own in dist/ (scripts/build.js), read only when --jq is given.
 import type { Jq } from 'jq-wasm/inline';
+import type { Env } from '../env.js';
 
 export type JqRun =
   | { ok: true /** One compact JSON text per result. */; results: string[]; stderr: string }
@@ -14,7 +15,8 @@ export interface JqEngine {
   readonly version: string;
   /** jq's message for an expression that does not compile; undefined when it compiles. */
   compileError(expression: string): string | undefined;
-  run(expression: string, text: string): JqRun;
+  /** `env`: what `$ENV` and `env` give the filter. */
+  run(expression: string, text: string, env: Env): JqRun;
 }
 
 export async function loadJqEngine(): Promise<JqEngine> {
@@ -34,10 +36,10 @@ export async function loadJqEngine(): Promise<JqEngine> {
   const jq: Jq = await hush(() => loadJq());
   /** jq.raw, or jq's message when the engine itself fails: a filter that builds values nested
    * some 10,000 deep overruns its stack (jq built natively would go further). */
-  const raw = (input: string, expression: string) => {
+  const raw = (input: string, expression: string, flags: string[] = []) => {
     said.length = 0;
     try {
-      return hush(() => jq.raw(input, expression, ['-c']));
+      return hush(() => jq.raw(input, expression, ['-c', ...flags]));
     } catch (error) {
       const detail =
         said.find((line) => line !== 'Aborted()') ??
@@ -57,8 +59,14 @@ export async function loadJqEngine(): Promise<JqEngine> {
       const { exitCode, stderr } = raw('', expression);
       return exitCode === 0 ? undefined : jqMessage(stderr, exitCode);
     },
-    run(expression, text) {
-      const { exitCode, stdout, stderr, ...more } = raw(text, expression);
+    run(expression, text, env) {
+      // `$ENV` and `env` are the environment, as in jq: the engine's own is a stand-in
+      // (Emscripten's USER=web_user…). A binding before the filter gives it; a filter that
+      // cannot follow one (a `module` directive: exit 3, as it compiled alone) runs as given.
+      const withEnv = `$__store_env as $ENV | def env: $ENV; ${expression}`;
+      let result = raw(text, withEnv, ['--argjson', '__store_env', JSON.stringify(env)]);
+      if (result.exitCode === 3) result = raw(text, expression);
+      const { exitCode, stdout, stderr, ...more } = result;
       if (exitCode !== 0) {
         return { ok: false, message: jqMessage(stderr, exitCode), broken: 'broken' in more };
       }

@@ -3,6 +3,7 @@
 // The terminal table (and chalk) live in ./table.ts, imported only when one is drawn, so
 // the JSON and tab-separated paths load neither.
 
+import type { Env } from '../env.js';
 import { CliError, ExitCode, FlagError } from '../errors.js';
 import type { IOStreams } from '../io.js';
 import { parseJson, stringifyJson } from '../json.js';
@@ -31,6 +32,8 @@ export interface OutputOptions {
   jsonFields?: readonly string[];
   /** --jq: the filter the JSON goes through (compiled by prepareJq before the command ran). */
   jq?: string;
+  /** What `$ENV` and `env` give the --jq filter: the environment. */
+  jqEnv?: Env;
 }
 
 /** A cell's text: strings as they are, other JSON values as JSON, nothing for null. */
@@ -52,7 +55,7 @@ export async function writeJson(
 ): Promise<void> {
   const chosen = options?.jsonFields ? selectFields(data, options.jsonFields) : data;
   if (options?.jq !== undefined) {
-    await writeJq(io, options.jq, stringifyJson(chosen));
+    await writeJq(io, options.jq, stringifyJson(chosen), options.jqEnv ?? {});
     return;
   }
   io.out(`${stringifyJson(chosen, io.stdoutIsTTY ? 2 : undefined)}\n`);
@@ -87,10 +90,10 @@ export async function prepareJq(expression: string): Promise<void> {
  * as JSON, exact (jq's own text). A filter that fails prints nothing: stdout is empty on any
  * failure. On a terminal, strings are neutralised and JSON indented, as everywhere.
  */
-async function writeJq(io: IOStreams, expression: string, text: string): Promise<void> {
+async function writeJq(io: IOStreams, expression: string, text: string, env: Env): Promise<void> {
   if (!loadedJq) throw new Error('--jq runs after prepareJq');
   const engine = loadedJq;
-  const run = withSignalsEndingAtOnce(() => engine.run(expression, text));
+  const run = withSignalsEndingAtOnce(() => engine.run(expression, text, env));
   if (!run.ok) {
     // A failed engine is loaded anew by the next prepareJq (a process runs one filter; tests
     // run many).

@@ -206,8 +206,11 @@ jq (--jq EXPRESSION)
   on its own line, strings as their text (jq -r), anything else as JSON, ids
   above 2^53 exact. It implies --json. An expression that does not compile is
   exit 2 with jq's message and nothing sent; an error while filtering is exit 1
-  with jq's message and nothing on stdout. Not for \`pets add --file\` (one line
-  per input): pipe that to jq.
+  with jq's message and nothing on stdout. $ENV and env are the environment, as
+  in jq, but for STORE_API_KEY (only \`store auth token\` prints the key): a
+  script passes values that way (NAME=Rex store pets list --jq '.[] |
+  select(.name == $ENV.NAME)'). Not for \`pets add --file\` (one line per input):
+  pipe that to jq.
 
 Colour
   Only on a terminal, unless asked for: NO_COLOR (non-empty) or --no-color turn

@@ -259,6 +259,24 @@ describe('--jq', () => {
     expect(result).toEqual({ code: 0, stdout, stderr: '', prompts: [] });
   });
 
+  it('gives the filter the environment as $ENV and env, as jq does', async () => {
+    listed();
+    const result = await run(
+      ['pets', 'list', '--jq', '.[] | select(.name == $ENV.WANTED) | [.id, env.WANTED] | @tsv'],
+      { env: { ...env(), WANTED: 'Tom' } },
+    );
+    expect(result).toEqual({
+      code: 0,
+      stdout: '9007199254740993\tTom\n',
+      stderr: '',
+      prompts: [],
+    });
+    // A filter that cannot follow the binding that gives it (a module directive) runs as given.
+    listed();
+    const module = await run(['pets', 'list', '--jq', 'module {}; .[0].name'], { env: env() });
+    expect(module).toEqual({ code: 0, stdout: 'Rex\n', stderr: '', prompts: [] });
+  });
+
   it('filters the fields chosen with --json FIELDS', async () => {
     listed();
     const result = await run(['pets', 'list', '--json', 'name,id', '--jq', '.[1]'], {

@@ -43,14 +43,17 @@ describe('output for scripts, against the sandbox', () => {
     });
   });
 
-  it('gives the filter none of the process’s environment (the key in STORE_API_KEY)', async () => {
-    const env = processEnv({ STORE_API_KEY: 'k-secret-98765' });
-    const result = await store(['help', '--jq', '$ENV | has("STORE_API_KEY"), (env | tostring)'], {
-      env,
-    });
+  it('gives the filter the environment as $ENV and env, but for the key in STORE_API_KEY', async () => {
+    const env = processEnv({ STORE_API_KEY: 'k-secret-98765', WANTED: 'pets list' });
+    const result = await store(
+      ['help', '--jq', '$ENV | has("STORE_API_KEY"), $ENV.WANTED, (env | tostring)'],
+      { env },
+    );
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    const [has, all] = result.stdout.trimEnd().split('\n');
+    const [has, wanted, all] = result.stdout.trimEnd().split('\n');
     expect(has).toBe('false');
+    expect(wanted).toBe('pets list');
+    expect(all).toContain('"WANTED":"pets list"');
     expect(all).not.toContain('k-secret-98765');
   });
 

@@ -107,7 +107,7 @@ const formatting: Block[] = [
   ),
   item(
     'jq (--jq EXPRESSION)',
-    "The JSON filtered by jq's own language, built in (no jq needed): each result on its own line, strings as their text (jq -r), anything else as JSON, ids above 2^53 exact. It implies --json. An expression that does not compile is exit 2 with jq's message and nothing sent; an error while filtering is exit 1 with jq's message and nothing on stdout. Not for `pets add --file` (one line per input): pipe that to jq.",
+    "The JSON filtered by jq's own language, built in (no jq needed): each result on its own line, strings as their text (jq -r), anything else as JSON, ids above 2^53 exact. It implies --json. An expression that does not compile is exit 2 with jq's message and nothing sent; an error while filtering is exit 1 with jq's message and nothing on stdout. $ENV and env are the environment, as in jq, but for STORE_API_KEY (only `store auth token` prints the key): a script passes values that way (NAME=Rex store pets list --jq '.[] | select(.name == $ENV.NAME)'). Not for `pets add --file` (one line per input): pipe that to jq.",
   ),
   item(
     'Colour',
