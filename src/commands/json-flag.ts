@@ -10,6 +10,8 @@ import { outputOf } from './define.js';
 import { declaredFields } from './json-output.js';
 
 const FIELD_LIST = /^\s*[A-Za-z_][\w-]*(?:\s*,\s*[A-Za-z_][\w-]*)*\s*$/;
+/** Names and commas with a name missing (`id,,name`, `id,`): a list meant, refused as one. */
+const BROKEN_LIST = /^[\w\s-]*,[\w\s,-]*$/;
 
 export function normalizeJsonFlag(argv: readonly string[], program: Command): string[] {
   const out: string[] = [];
@@ -58,14 +60,16 @@ function takesValue(command: Command, flag: string): boolean {
 }
 
 function takesAsFields(command: Command, operands: number, word: string, rest: string[]): boolean {
-  if (!FIELD_LIST.test(word) || (operands === 0 && subcommand(command, word))) return false;
+  if (operands === 0 && subcommand(command, word)) return false;
   // Before any command is named, a word is a field list only when a command follows it
   // (`store --json id,name pets list`); else it is the command, mistyped (`store --json pest`).
   if (operands === 0 && command.commands.length > 0) {
-    return rest.some((later) => subcommand(command, later) !== undefined);
+    return FIELD_LIST.test(word) && rest.some((later) => subcommand(command, later) !== undefined);
   }
   const args = command.registeredArguments;
   const room = args.some((arg) => arg.variadic) || operands < args.length;
+  // Where no argument can stand, a list with a name missing is the fields, refused as such.
+  if (!FIELD_LIST.test(word)) return !room && BROKEN_LIST.test(word);
   if (!room) return true;
   const fields = declaredFields(outputOf(command));
   if (fields === undefined || !word.split(',').every((name) => fields.includes(name.trim()))) {

@@ -162,6 +162,20 @@ describe('--json FIELDS', () => {
     expect(unexpected).toEqual([]);
   });
 
+  it.each(['id,,name', 'id,', ',id'])(
+    'refuses --json %s as a list with a name missing, where no argument can stand: nothing sent',
+    async (word) => {
+      const result = await run(['pets', 'list', '--json', word], { env: env() });
+      expect(result).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `{"error":{"code":"usage_error","message":${JSON.stringify(`--json takes field names separated by commas (got ${JSON.stringify(word)})`)},"status":null}}\n`,
+        prompts: [],
+      });
+      expect(unexpected).toEqual([]);
+    },
+  );
+
   it('chooses any field of an answer whose fields are not described (orders list)', async () => {
     api()
       .get('/v1/store/orders')
