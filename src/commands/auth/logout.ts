@@ -1,4 +1,5 @@
 import { removeKey } from '../../config/key-store.js';
+import { BUILTIN_PROFILES } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
 import * as z from '../../zod.js';
 import { defineCommand } from '../define.js';
@@ -25,5 +26,8 @@ export async function run(_opts: object, ctx: Context): Promise<void> {
   await reportDone(ctx, `Logged out of profile ${name}`, { profile: name, keyRemoved: true });
   if (ctx.env.STORE_API_KEY) {
     ctx.warn('note: STORE_API_KEY is set: commands still send that key while it is');
+  } else if (BUILTIN_PROFILES[name]?.apiKey !== undefined) {
+    // The sandbox's: its commands still work, with the key a local sandbox takes.
+    ctx.warn(`note: profile ${name} sends its built-in key again`);
   }
 }

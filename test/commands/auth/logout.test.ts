@@ -66,6 +66,21 @@ describe('store auth logout', () => {
     expect(readConfig(file)).toStrictEqual({ profiles: {} });
   });
 
+  it('says that the sandbox profile sends its built-in key again', async () => {
+    const { env, file } = setup();
+    writeConfigFile(
+      file,
+      JSON.stringify({ profiles: { sandbox: { apiKey: 'sbx-key-12345678' } } }),
+    );
+    expect(await run(['-p', 'sandbox', 'auth', 'logout'], { env })).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'Logged out of profile sandbox\nnote: profile sandbox sends its built-in key again\n',
+      prompts: [],
+    });
+    expect(readConfig(file)).toStrictEqual({ profiles: {} });
+  });
+
   it('forgets the key of the profile given with -p', async () => {
     const { env, file } = setup();
     writeConfigFile(
