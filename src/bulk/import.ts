@@ -189,9 +189,9 @@ export async function importPets(
       inputsByNumber.delete(n);
       // Recorded before it is printed: a resume never prints an outcome twice.
       journal?.reported(n);
-      if (outcome.kind === 'not_sent' && report.notSent.length === 0 && failedFile) {
-        // Where the inputs not sent begin in --failed: a run resumed with --skip sends them.
-        journal?.notSent(n, failedFile.size());
+      if (outcome.kind === 'not_sent' && report.notSent.length === 0) {
+        // Where the inputs not sent begin (and in --failed): a resumed run sends them.
+        journal?.notSent(n, failedFile?.size());
       }
       if (outcome.kind === 'failed' || outcome.kind === 'not_sent') {
         firstFailure ??= outcome.error;

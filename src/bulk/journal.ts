@@ -39,8 +39,10 @@ export interface JournalState {
   /** The base URL the inputs went to (`to URL`): what was sent is there. */
   to?: string;
   /** The import stopped sending (`notsent N BYTES`): input N was the first not sent, and the
-   * --failed file held BYTES before it and the inputs after it were written there. */
-  notSent?: { from: number; failedBytes: number };
+   * --failed file held BYTES before it and the inputs after it were written there (no BYTES:
+   * there was no --failed file). Every input from N on is to send again: reportedThrough is
+   * below N. */
+  notSent?: { from: number; failedBytes?: number };
 }
 
 /** The state in `text`; undefined when it is no journal. A last line cut short (the process
@@ -67,12 +69,22 @@ export function parseJournal(text: string): JournalState | undefined {
         .slice(space + 1)
         .split(' ')
         .map(Number);
-      if (Number.isSafeInteger(from) && Number.isSafeInteger(failedBytes)) {
-        notSent = { from: from as number, failedBytes: failedBytes as number };
+      if (Number.isSafeInteger(from)) {
+        notSent = {
+          from: from as number,
+          ...(Number.isSafeInteger(failedBytes) && { failedBytes: failedBytes as number }),
+        };
       }
     } else if (word === 's') sent.add(n);
     else if (word === 'r' || word === 'skip') reportedThrough = Math.max(reportedThrough, n);
+    else if (word === 'resume' && Number.isSafeInteger(n)) {
+      // A resumed run sends from n + 1 on: what an earlier one did not send is sent now.
+      reportedThrough = n;
+      notSent = undefined;
+    }
   }
+  // The inputs not sent were reported (as not sent): a resume sends them.
+  if (notSent !== undefined) reportedThrough = Math.min(reportedThrough, notSent.from - 1);
   const sentUnreported = new Set([...sent].filter((n) => n > reportedThrough));
   return {
     reportedThrough,
@@ -169,6 +181,9 @@ export class Journal {
   private readonly existed: boolean;
   /** Closed or removed, and its lock given up: another import may own the path now. */
   private done = false;
+  /** A resumed journal's first line of this run, `resume SKIP`, written with the run's first
+   * line: what the earlier run did not send (`notsent`) is sent from there. */
+  private resumeLine: string | undefined;
 
   /** Opens the journal: the one resumed, or a new one recording `skip`. A new one replaces an
    * earlier import's only when this import begins (an input sent or its outcome known): a run
@@ -191,7 +206,7 @@ export class Journal {
       const input = how.input === undefined ? '' : `input ${how.input}\n`;
       const to = how.to === undefined ? '' : `to ${how.to}\n`;
       this.header = `${HEADER}\nskip ${how.skip}\n${input}${to}`;
-    }
+    } else this.resumeLine = `resume ${how.skip}\n`;
   }
 
   /** Whether the import has begun, for this journal: it holds this import's lines. */
@@ -225,10 +240,11 @@ export class Journal {
     this.line(`r ${n}\n`);
   }
 
-  /** Input n is the first the import will not send, and --failed holds `failedBytes` before
-   * it and the rest are written there: a run resuming with --skip sends them again. */
-  notSent(n: number, failedBytes: number): void {
-    this.line(`notsent ${n} ${failedBytes}\n`);
+  /** Input n is the first the import will not send, and --failed (if any) holds
+   * `failedBytes` before it and the rest are written there: a run resuming (--resume, or
+   * --skip n - 1) sends them again. */
+  notSent(n: number, failedBytes: number | undefined): void {
+    this.line(`notsent ${n}${failedBytes === undefined ? '' : ` ${failedBytes}`}\n`);
   }
 
   /** The import ended in a state its output says: a plain run may start over. (One that never
@@ -272,8 +288,10 @@ export class Journal {
     // A journal's first line is its header, whoever writes first (records.ts begins it).
     this.begin();
     if (this.error) return;
+    const resume = this.resumeLine ?? '';
+    this.resumeLine = undefined;
     try {
-      fs.writeSync(this.fd, text);
+      fs.writeSync(this.fd, `${resume}${text}`);
     } catch (error) {
       this.error = error as NodeJS.ErrnoException;
     }

@@ -190,7 +190,8 @@ function openLocked(
     const failedFile = open('--failed', opts.failed);
     // What the run stopped did not send is in its --failed, and this run sends it.
     const notSent = earlier?.notSent;
-    if (continues && !opts.resume && notSent?.from === opts.skip + 1) {
+    const sendsWhatWasNotSent = opts.resume || notSent?.from === opts.skip + 1;
+    if (continues && sendsWhatWasNotSent && notSent?.failedBytes !== undefined) {
       failedFile?.keepFirst(notSent.failedBytes);
     }
     const uncertainFile = open('--uncertain', opts.dryRun ? undefined : uncertainPath(opts));

@@ -55,6 +55,28 @@ describe('parseJournal', () => {
     });
   });
 
+  it('reads the inputs a stop did not send as not reported, until a resumed run sends them', () => {
+    // Stopped at input 3 (a 401): 3 and 4 were reported as not sent; --failed held 40 bytes.
+    const stopped = `${HEADER}skip 0\ns 1\ns 2\nr 1\nr 2\nnotsent 3 40\nr 3\nr 4\nend\n`;
+    expect(parseJournal(stopped)).toEqual({
+      reportedThrough: 2,
+      sentUnreported: new Set(),
+      ended: true,
+      notSent: { from: 3, failedBytes: 40 },
+    });
+    // Without a --failed file: no bytes.
+    expect(parseJournal(`${HEADER}skip 0\nnotsent 1\nr 1\nr 2\nend\n`)?.notSent).toEqual({
+      from: 1,
+    });
+    // Resumed from 2, then killed after sending 3: 3 is uncertain, 4 still to send.
+    expect(parseJournal(`${stopped}resume 2\ns 3\n`)).toEqual({
+      reportedThrough: 2,
+      sentUnreported: new Set([3]),
+      ended: false,
+    });
+    expect(parseJournal(`${stopped}resume 2\ns 3\nr 3\n`)?.reportedThrough).toBe(3);
+  });
+
   it('is kept in the cache folder, named after the input file and where it goes', () => {
     const env = { XDG_CACHE_HOME: '/cache', HOME: '/home/u' };
     const a = defaultJournalPath(env, '/data/animals.ndjson', 'https://api.example/v1', 'linux');
@@ -208,6 +230,43 @@ describe('pets add --file --resume', () => {
       stderr: '{"summary":{"created":2,"failed":0,"uncertain":0,"notSent":0}}\n',
       prompts: [],
     });
+  });
+
+  it('resumes an import a rejected key stopped: the inputs it did not send are sent, --failed keeps only what failed', async () => {
+    let accepting = false;
+    const server = await faultServer((_req, res, n) => {
+      if (!accepting) {
+        reply(res, 401, '{"code":"unauthorized","message":"bad key","status":401}');
+        return;
+      }
+      const body = JSON.parse(server.seen[n - 1]?.body ?? '{}');
+      reply(res, 201, JSON.stringify({ id: Number(body.name.slice(1)), ...body }));
+    });
+    const dir = tempDir();
+    const input = join(dir, 'animals.ndjson');
+    writeFileSync(input, linesOf(4));
+    const failed = join(dir, 'failed.ndjson');
+    const journal = join(dir, 'import.journal');
+    const argv = ['pets', 'add', '--file', input, '--journal', journal, '--failed', failed];
+    const env = baseEnv({ STORE_API_KEY: 'k', STORE_BASE_URL: server.url });
+    const first = await run([...argv, '--concurrency', '1', '--json'], { env });
+    expect(first.code).toBe(4);
+    // Input 1 was refused; 2 to 4 were not sent.
+    expect(server.seen).toHaveLength(1);
+    expect(readFileSync(failed, 'utf8')).toBe(linesOf(4));
+    accepting = true;
+    const resumed = await run([...argv, '--resume', '--json'], { env });
+    expect(resumed).toEqual({
+      code: 0,
+      stdout: [2, 3, 4].map((i) => `{"id":${i},"name":"p${i}","categoryId":1}\n`).join(''),
+      // The file still holds input 1, from the first run.
+      stderr: `{"summary":{"created":3,"failed":0,"uncertain":0,"notSent":0,"failedFile":"${failed}"}}\n`,
+      prompts: [],
+    });
+    expect(server.seen.slice(1).map((request) => request.body)).toEqual([2, 3, 4].map(PET_LINE));
+    // Input 1 failed (its 401 was an answer): it alone is left to send again.
+    expect(readFileSync(failed, 'utf8')).toBe(`${PET_LINE(1)}\n`);
+    expect(existsSync(journal)).toBe(false);
   });
 
   it('records each input sent and reported as the import goes, in the cache folder by default, and ends it', async () => {
