@@ -89,13 +89,19 @@ export class NetworkError extends CliError {
   readonly proxyStatus: number | undefined;
 }
 
-/** A gateway that gave up waiting (504) or got no good answer (502): the server behind it may
- * have acted all the same. */
-const GATEWAY_STATUSES = new Set([502, 504]);
+/** Server errors that say the request was not acted on: not implemented (501), unavailable
+ * (503: the server could not take it), an HTTP version refused (505). Any other (500, a
+ * gateway's 502 and 504, codes of its own) may come after the server acted. */
+const NOT_ACTED_STATUSES = new Set([501, 503, 505]);
+
+function serverMayHaveActed(status: number): boolean {
+  return status >= 500 && status < 600 && !NOT_ACTED_STATUSES.has(status);
+}
 
 /**
  * Whether the server may have acted on a request that failed: it timed out or was cut off once
- * it could have been sent, a gateway answered for it (502, 504), a success came back that could
+ * it could have been sent, a server error that may follow its acting (500, a gateway's 502 or
+ * 504: serverMayHaveActed), a success came back that could
  * not be read (too large, the wrong shape), or an answer whose status could not be read. After
  * a POST, what it creates may exist: sending it again could make it twice. Not after a refused
  * connection, a TLS or proxy failure: nothing reached the server.
@@ -103,13 +109,13 @@ const GATEWAY_STATUSES = new Set([502, 504]);
 export function mayHaveActed(error: unknown): boolean {
   if (error instanceof NetworkError) return error.maybeDelivered;
   if (error instanceof CancelledError) return error.inFlight;
-  if (error instanceof ApiError) return GATEWAY_STATUSES.has(error.status as number);
+  if (error instanceof ApiError) return serverMayHaveActed(error.status as number);
   if (error instanceof ResponseError && error.answerUnread) return true;
   // 303 See Other: the server acted and points at the result.
   if (error instanceof ResponseError && error.status === 303) return true;
   // A success, or a gateway's answer, whose body could not be used.
   const status = error instanceof ResponseError ? error.status : null;
-  return status !== null && ((status >= 200 && status < 300) || GATEWAY_STATUSES.has(status));
+  return status !== null && ((status >= 200 && status < 300) || serverMayHaveActed(status));
 }
 
 /** `error` with `text` added to its hint (after any it has). */

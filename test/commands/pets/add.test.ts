@@ -218,7 +218,7 @@ describe('store pets add --file', () => {
       .post('/v1/pets', '{"name":"A","categoryId":1}')
       .reply(201, created(1, 'A', 1))
       .post('/v1/pets', '{"name":"B","categoryId":2}')
-      .reply(500, { code: 'internal', message: 'database down', status: 500 });
+      .reply(503, { code: 'unavailable', message: 'down for maintenance', status: 503 });
     const result = await run(['pets', 'add', '--file', '-'], {
       env: env(),
       stdin: '[{"name":"A","categoryId":1},{"name":"B","categoryId":2}]',
@@ -227,11 +227,32 @@ describe('store pets add --file', () => {
       code: 7,
       stdout: 'ID\tNAME\tCATEGORY\tSTATUS\n1\tA\t1\t\n',
       stderr:
-        'error: input 2: database down (internal, HTTP 500)\n1 created, 1 failed (input 2), 0 uncertain, 0 not sent\n',
+        'error: input 2: down for maintenance (unavailable, HTTP 503)\n1 created, 1 failed (input 2), 0 uncertain, 0 not sent\n',
 
       prompts: [],
     });
   });
+
+  it.each([500, 502, 504, 599])(
+    'holds an input answered %i as uncertain: the server may have created it before it failed',
+    async (status) => {
+      api()
+        .post('/v1/pets', '{"name":"B","categoryId":2}')
+        .reply(status, { code: 'internal', message: 'database down', status });
+      const result = await run(['pets', 'add', '--file', '-'], {
+        env: env(),
+        stdin: '[{"name":"B","categoryId":2}]',
+      });
+      expect(result).toEqual({
+        code: 7,
+        stdout: '',
+        stderr:
+          `error: input 1: database down (internal, HTTP ${status})\nhint: the animal may have been created\n` +
+          '0 created, 0 failed, 1 uncertain (input 1), 0 not sent; uncertain inputs: they may have been created, and adding them again may duplicate them\n',
+        prompts: [],
+      });
+    },
+  );
 
   it('writes a backslash in a created animal’s row as \\\\, as every tab-separated row does', async () => {
     api()
