@@ -261,7 +261,7 @@ export function createContext(
 }
 
 /** What a refused URL is called: the variable it came from, or the profile that holds it. */
-function urlSources(resolved: ResolvedProfile): { base: string; messages: string } {
+export function urlSources(resolved: ResolvedProfile): { base: string; messages: string } {
   const inProfile = (what: string) => `the ${what} of profile ${resolved.name}`;
   const { baseUrlSource, messagesUrlSource } = resolved;
   return {

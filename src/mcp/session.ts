@@ -4,7 +4,13 @@
 // Each call still gets a context of its own: its output, its log, its signal.
 import type { Transport } from '../api/transport.js';
 import type { ResolvedProfile } from '../config/profiles.js';
-import { type Context, createContext, type GlobalOptions, type Session } from '../context.js';
+import {
+  type Context,
+  createContext,
+  type GlobalOptions,
+  type Session,
+  urlSources,
+} from '../context.js';
 import type { IOStreams } from '../io.js';
 
 export interface McpSession {
@@ -19,6 +25,12 @@ export interface McpSession {
 /** Rejects (exit 2) when the profile does not exist: nothing is served then. */
 export async function openSession(ctx: Context): Promise<McpSession> {
   const profile = await ctx.profile();
+  // A URL every call would refuse (not http(s), a query, a password in it, plain http to
+  // another host) is refused now, as an unknown profile is: nothing is served, or logged.
+  const { checkKeyTarget, parseBaseUrl } = await import('../api/urls.js');
+  const sources = urlSources(profile);
+  checkKeyTarget(parseBaseUrl(profile.baseUrl, sources.base));
+  checkKeyTarget(parseBaseUrl(profile.messagesUrl, sources.messages));
   const { Transport } = await import('../api/transport.js');
   const transport: Transport = new Transport({
     env: ctx.env,

@@ -231,6 +231,28 @@ describe('store mcp', () => {
     expect(result.stderr).toMatch(/^error: .*nosuch/);
   });
 
+  it.each([
+    [
+      'plain http to another host',
+      'http://pets.example/v1',
+      'error: refusing to send the API key over plain HTTP to pets.example\nhint: use an https:// URL (plain http is allowed for loopback hosts only)\n',
+    ],
+    [
+      'a password in it',
+      'http://u:secret-pw@127.0.0.1:9/v1',
+      'error: STORE_BASE_URL must not contain a user name or password: "127.0.0.1:9"\n',
+    ],
+  ])(
+    'refuses a base URL every call would refuse (%s) before serving: exit 2, nothing logged',
+    async (_what, url, stderr) => {
+      const result = await store(['-p', 'sandbox', 'mcp'], {
+        env: processEnv({ STORE_BASE_URL: url }),
+        stdin: '',
+      });
+      expect(result).toEqual({ code: 2, signal: null, stdout: '', stderr });
+    },
+  );
+
   it('keeps int64 ids exact end to end: strings when structured, digits in the text', async () => {
     const sandbox = await startSandbox();
     const { client } = await serve(['--allow-writes'], sandbox.env());
