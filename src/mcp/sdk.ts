@@ -6,5 +6,9 @@
 export { Server } from '@modelcontextprotocol/sdk/server/index.js';
 export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 export { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
-export { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+export {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 export { toJSONSchema } from 'zod/v4/core';

@@ -5,15 +5,7 @@
 import type { Writable } from 'node:stream';
 import { didYouMean } from '../commands/help/suggest.js';
 import type { Context } from '../context.js';
-import {
-  asCliError,
-  CliError,
-  ExitCode,
-  FlagError,
-  mayHaveActed,
-  SilentExit,
-  shorten,
-} from '../errors.js';
+import { asCliError, CliError, ExitCode, mayHaveActed, SilentExit, shorten } from '../errors.js';
 import type { IOStreams } from '../io.js';
 import { sanitize } from '../render/sanitize.js';
 import { version } from '../version.js';
@@ -68,8 +60,23 @@ async function serveSession(opts: McpOptions, ctx: Context, session: McpSession)
   const calls = new Set<Promise<ToolResult>>();
   const stopping = new AbortController();
   server.setRequestHandler(sdk.CallToolRequestSchema, (request, extra) => {
-    const call = callTool(request.params.name, request.params.arguments, {
-      tools,
+    const { name } = request.params;
+    const tool = tools.find((candidate) => candidate.name === name);
+    // A tool the server does not have is the protocol's error (-32602, Invalid params, as the
+    // specification has it), not a tool's failure: the list never offered it.
+    if (!tool) {
+      log(`${name}: no such tool`);
+      const meant = didYouMean(
+        name,
+        tools.map((candidate) => candidate.name),
+      );
+      // An Error with the code the SDK answers with (its McpError would put "MCP error -32602: "
+      // in the message as well, and the client's own McpError adds it again).
+      throw Object.assign(new Error(`no tool "${name}"${meant}`), {
+        code: sdk.ErrorCode.InvalidParams,
+      });
+    }
+    const call = callTool(tool, request.params.arguments, {
       opts,
       session,
       id: extra.requestId,
@@ -184,7 +191,6 @@ function protocolOut(io: IOStreams): Writable {
 }
 
 interface CallDeps {
-  tools: readonly Tool[];
   opts: McpOptions;
   session: McpSession;
   /** The request's JSON-RPC id: its answer's size depends on it. */
@@ -195,18 +201,14 @@ interface CallDeps {
 
 /** One tool call; whatever fails is a tool error, never a failure of the server. */
 async function callTool(
-  name: string,
+  tool: Tool,
   args: Record<string, unknown> | undefined,
   deps: CallDeps,
 ): Promise<ToolResult> {
-  const { tools, id, log } = deps;
-  const tool = tools.find((candidate) => candidate.name === name);
-  const { result, fate } = tool
-    ? await run(tool, args, deps)
-    : { result: unknownTool(name, tools), fate: '' };
-  const params = tool ? [...tool.params.keys()] : [];
-  const sent = fitting(result, id, params, tool?.runs);
-  log(`${name}: ${outcome(sent, sent === result ? fate : '')}`);
+  const { id, log } = deps;
+  const { result, fate } = await run(tool, args, deps);
+  const sent = fitting(result, id, [...tool.params.keys()], tool.runs);
+  log(`${tool.name}: ${outcome(sent, sent === result ? fate : '')}`);
   return sent;
 }
 
@@ -217,14 +219,6 @@ function outcome(result: ToolResult, fate: string): string {
   if (!result.isError || !error) return 'ok';
   const status = error.status === null ? '' : ` (HTTP ${error.status})`;
   return `failed: ${shorten(error.code)}${status}${fate}`;
-}
-
-function unknownTool(name: string, tools: readonly Tool[]): ToolResult {
-  const hint = didYouMean(
-    name,
-    tools.map((candidate) => candidate.name),
-  );
-  return failure(new FlagError(`no tool "${name}"${hint}`), '', undefined);
 }
 
 /** The tool's command, run with the call's arguments: its result, or its failure, and what the

@@ -113,6 +113,18 @@ describe('store mcp', () => {
     expect(next).toMatchObject({ structuredContent: { profile: 'sandbox', data: [] } });
   });
 
+  it('answers a tool it does not have with the protocol’s error, and goes on serving', async () => {
+    const sandbox = await startSandbox();
+    const { client, stderr } = await serve([], sandbox.env());
+    await expect(client.callTool({ name: 'pets_lsit', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: 'MCP error -32602: no tool "pets_lsit" (did you mean "pets_list"?)',
+    });
+    expect(stderr()).toContain('pets_lsit: no such tool\n');
+    const next = await client.callTool({ name: 'orders_list', arguments: {} });
+    expect(next).toMatchObject({ structuredContent: { profile: 'sandbox', data: [] } });
+  });
+
   it('refuses a bad limit as a tool error, with nothing sent', async () => {
     const sandbox = await startSandbox();
     const requests = requestLog(sandbox.child);
@@ -171,15 +183,14 @@ describe('store mcp', () => {
         },
       },
     });
-    const unknown = await readOnly.client.callTool({ name: 'pets_ad', arguments: pet });
-    expect(unknown).toMatchObject({
-      isError: true,
-      structuredContent: { error: { code: 'usage_error' } },
-    });
+    // A tool the server does not have: the protocol's error (test below).
+    await expect(
+      readOnly.client.callTool({ name: 'pets_ad', arguments: pet }),
+    ).rejects.toMatchObject({ code: -32602 });
     // The server's log line for each: the result's code.
     await expect
       .poll(() => readOnly.stderr())
-      .toContain('pets_add: failed: writes_not_allowed\npets_ad: failed: usage_error\n');
+      .toContain('pets_add: failed: writes_not_allowed\npets_ad: no such tool\n');
 
     const writing = await serve(['-p', 'staging', '--allow-writes'], env);
     // What `pets add` asks for on a terminal, a tool call must give.
