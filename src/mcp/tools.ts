@@ -5,7 +5,7 @@
 // command's own parsing and checks: a bad one is refused as on the command line.
 
 import type { ArgSpec, FlagSpec, OutputSpec, ToolSource } from '../commands/define.js';
-import { choices, takes } from '../commands/flags.js';
+import { choices, numberKind, takes } from '../commands/flags.js';
 import { didYouMean } from '../commands/help/suggest.js';
 import { FlagError } from '../errors.js';
 import { LONE_SURROGATE } from '../json.js';
@@ -158,6 +158,12 @@ function paramSchema(spec: FlagSpec | ArgSpec, jsonSchema: JsonSchemaOf): Record
   });
   const only = choices(spec.schema);
   if (only) schema.enum = [...only];
+  // A number is text on the command line; an agent sends JSON's number, which is taken too
+  // (commanderValue). Not an int64: past 2^53 a JSON number may be rounded already.
+  const kind = numberKind(spec.schema);
+  if (schema.type === 'string' && (kind === 'integer' || kind === 'number')) {
+    schema.type = [kind, 'string'];
+  }
   // What the value must be (`an integer from 1 to 100`), unless the enum says it.
   const rule = only ? undefined : takes(spec.schema);
   const description = spec.mcpDescription ?? spec.description;

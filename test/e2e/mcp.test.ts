@@ -42,7 +42,7 @@ describe('store mcp', () => {
         type: 'object',
         properties: {
           status: { type: 'string', enum: ['available', 'pending', 'sold'] },
-          limit: { type: 'string' },
+          limit: { type: ['integer', 'string'] },
         },
         additionalProperties: false,
       },

@@ -51,7 +51,10 @@ describe('a tool from its declaration', () => {
     const after = declared({ status, limit });
     expect(after.inputSchema.properties).toEqual({
       ...before.inputSchema.properties,
-      limit: { type: 'string', description: 'at most n things; an integer from 1 to 100' },
+      limit: {
+        type: ['integer', 'string'],
+        description: 'at most n things; an integer from 1 to 100',
+      },
     });
     // And the new flag is taken, through its own schema: the command line's rule.
     expect(commanderValues(after, { limit: 7 })).toEqual({ limit: '7' });
