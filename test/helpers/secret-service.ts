@@ -66,15 +66,33 @@ export async function keyringSession(): Promise<Session> {
       expect(stored.status).toBe(0);
     },
     lock: () => {
-      const args = [
-        '--session',
-        '--print-reply',
-        '--dest=org.freedesktop.secrets',
-        '/org/freedesktop/secrets',
-        'org.freedesktop.Secret.Service.Lock',
-        'array:objpath:/org/freedesktop/secrets/collection/login',
-      ];
-      expect(tool(args, 'dbus-send').status).toBe(0);
+      const login = '/org/freedesktop/secrets/collection/login';
+      const call = (...args: string[]) =>
+        tool(
+          ['--session', '--print-reply', '--dest=org.freedesktop.secrets', ...args],
+          'dbus-send',
+        );
+      const locked = () =>
+        call(
+          login,
+          'org.freedesktop.DBus.Properties.Get',
+          'string:org.freedesktop.Secret.Collection',
+          'string:Locked',
+        ).stdout.includes('boolean true');
+      // Said locked before the test goes on: a read right after must meet a locked item (it
+      // once met an open one on a busy machine).
+      let reply = '';
+      for (let attempt = 0; attempt < 5 && !locked(); attempt += 1) {
+        const lock = call(
+          '/org/freedesktop/secrets',
+          'org.freedesktop.Secret.Service.Lock',
+          `array:objpath:${login}`,
+        );
+        expect(lock.status).toBe(0);
+        reply = lock.stdout;
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+      }
+      expect(locked(), `the login keyring stays open after Lock: ${reply}`).toBe(true);
     },
   };
 }
