@@ -92,13 +92,16 @@ export interface CommandSpec<
    * FlagError. Without it, `run` gets the parsed flags and arguments as they are. */
   check?: (parsed: Parsed<F, A>) => O;
   /** Offered to AI agents as a tool by `store mcp` (src/mcp/tools.ts); not offered without. */
-  mcp?: McpSpec<F>;
+  mcp?: McpSpec<F, A>;
   /** `command` is commander's; a command offered as a tool (`mcp`) must not need it. */
   run(opts: O, ctx: Context, command: Command): Promise<void>;
 }
 
 /** How `store mcp` offers a command. */
-export interface McpSpec<F extends Record<string, FlagSpec> = Record<string, FlagSpec>> {
+export interface McpSpec<
+  F extends Record<string, FlagSpec> = Record<string, FlagSpec>,
+  A extends Record<string, ArgSpec> = Record<string, ArgSpec>,
+> {
   /** 'write': the command changes data, and is offered only under `store mcp --allow-writes`;
    * 'read': it changes nothing, and is always offered. */
   access: 'read' | 'write';
@@ -107,8 +110,9 @@ export interface McpSpec<F extends Record<string, FlagSpec> = Record<string, Fla
   /** The tool's description, where the command's speaks of the command line (a terminal,
    * stdin, a file, other flags). */
   description?: string;
-  /** Flags a tool call must give, where the command would ask for them on a terminal. */
-  required?: readonly (keyof F & string)[];
+  /** Flags and arguments a tool call must give, where the command would ask for them on a
+   * terminal or read them from stdin. */
+  required?: readonly ((keyof F | keyof A) & string)[];
   /** Flags an agent does not give: those naming files of this machine, or changing what the
    * output is. */
   omit?: readonly (keyof F & string)[];

@@ -76,10 +76,10 @@ export function toolOf(
   const { mcp } = source;
   const hidden = new Set<string>([...(mcp.omit ?? []), ...Object.keys(mcp.fixed ?? {})]);
   const params = new Map<string, Param>();
-  for (const [key, arg] of source.args) params.set(key, argParam(arg, jsonSchema));
+  const mustGive = (key: string) => mcp.required?.includes(key) === true;
+  for (const [key, arg] of source.args) params.set(key, argParam(arg, jsonSchema, mustGive(key)));
   for (const [key, flag] of source.flags) {
-    const required = mcp.required?.includes(key) === true;
-    if (!hidden.has(key)) params.set(key, flagParam(flag, jsonSchema, required));
+    if (!hidden.has(key)) params.set(key, flagParam(flag, jsonSchema, mustGive(key)));
   }
   const command = `store ${words.join(' ')}`;
   const fixed = Object.entries(mcp.fixed ?? {}).map(([key, value]) => {
@@ -144,9 +144,10 @@ function flagParam(flag: FlagSpec, jsonSchema: JsonSchemaOf, required: boolean):
   return { kind, schema: paramSchema(flag, jsonSchema), required };
 }
 
-function argParam(arg: ArgSpec, jsonSchema: JsonSchemaOf): Param {
+function argParam(arg: ArgSpec, jsonSchema: JsonSchemaOf, required: boolean): Param {
   const kind: Kind = arg.name.includes('...') ? 'list' : 'text';
-  return { kind, schema: paramSchema(arg, jsonSchema), required: arg.name.startsWith('<') };
+  const schema = paramSchema(arg, jsonSchema);
+  return { kind, schema, required: required || arg.name.startsWith('<') };
 }
 
 /** A parameter's JSON Schema: its zod schema's input side, with the declaration's words (those

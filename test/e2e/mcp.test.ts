@@ -220,16 +220,11 @@ describe('store mcp', () => {
       structuredContent: { profile: 'staging', data: { message: 'Restock done' } },
     });
     expect(texts(sent)[1]).toBe('written to profile staging');
-    // No stdin to read a message from: the protocol has it.
+    // No stdin to read a message from: the text is required, as the tool's schema says.
     const empty = await writing.client.callTool({ name: 'messages_send', arguments: {} });
     expect(empty).toMatchObject({
       isError: true,
-      structuredContent: {
-        error: {
-          code: 'usage_error',
-          message: 'store mcp reads nothing from stdin: give every value as an argument',
-        },
-      },
+      structuredContent: { error: { code: 'usage_error', message: 'messages_send needs text' } },
     });
     // The sandbox logs a request as it answers it: its line can come after the answer.
     await sandbox.logged('POST /v1/messages');

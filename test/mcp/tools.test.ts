@@ -179,4 +179,12 @@ describe('a tool from its declaration', () => {
     // A pair is one character, whole: taken.
     expect(commanderValues(send, { text: 'a\ud83d\udc3eb' })).toEqual({ text: 'a🐾b' });
   });
+
+  it('requires the arguments a tool call must give: a message’s text (a call has no stdin)', async () => {
+    const tools = toolsOf(await loadCommands(), jsonSchema);
+    const send = tools.find((tool) => tool.name === 'messages_send');
+    if (!send) throw new Error('no messages_send');
+    expect(send.inputSchema.required).toEqual(['text']);
+    expect(() => commanderValues(send, {})).toThrow('messages_send needs text');
+  });
 });

@@ -29,7 +29,8 @@ export const command = defineCommand({
       schema: z.optional(z.string()),
     },
   },
-  mcp: { access: 'write', description: 'Send a message' },
+  // A tool call has no stdin: the text is its argument.
+  mcp: { access: 'write', description: 'Send a message', required: ['text'] },
   output: { shape: 'object', fields: Message },
   network: true,
   examples: [
