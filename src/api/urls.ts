@@ -83,7 +83,9 @@ export function parseBaseUrl(value: string, what: string): URL {
   // Paths are appended to the base URL: after a query or a fragment they would become part of
   // it (`/v1?x=1` + `/pets` would be sent as GET /v1?x=1%2Fpets, and answered 200).
   if (value.includes('?') || value.includes('#')) {
-    throw new FlagError(`${what} must not have a query (?) or a fragment (#): ${shown()}`);
+    // Shown without what follows: a query is where a URL carries a token (`?api_key=`).
+    const cut = quote(withoutUserinfo(value).replace(/([?#]).*$/s, '$1…'));
+    throw new FlagError(`${what} must not have a query (?) or a fragment (#): ${cut}`);
   }
   // The API key is the credential; a password in the URL would be shown wherever it is.
   if (url.username !== '' || url.password !== '') {

@@ -481,17 +481,22 @@ describe('a base URL with a query, a fragment or a password', () => {
     [
       'a query',
       'https://x.example/v1?x=1',
-      'must not have a query (?) or a fragment (#): "https://x.example/v1?x=1"',
+      'must not have a query (?) or a fragment (#): "https://x.example/v1?…"',
+    ],
+    [
+      'a query that carries a token',
+      'https://x.example/v1?api_key=k-secret-98765',
+      'must not have a query (?) or a fragment (#): "https://x.example/v1?…"',
     ],
     [
       'an empty query',
       'https://x.example/v1?',
-      'must not have a query (?) or a fragment (#): "https://x.example/v1?"',
+      'must not have a query (?) or a fragment (#): "https://x.example/v1?…"',
     ],
     [
       'a fragment',
       'https://x.example/v1#frag',
-      'must not have a query (?) or a fragment (#): "https://x.example/v1#frag"',
+      'must not have a query (?) or a fragment (#): "https://x.example/v1#…"',
     ],
     [
       'a password',
@@ -507,7 +512,7 @@ describe('a base URL with a query, a fragment or a password', () => {
     [
       'a password and a query',
       'https://alice:s3cret@x.example/v1?x=1',
-      'must not have a query (?) or a fragment (#): "https://****@x.example/v1?x=1"',
+      'must not have a query (?) or a fragment (#): "https://****@x.example/v1?…"',
     ],
     [
       'a password and another scheme',
@@ -549,7 +554,7 @@ describe('a base URL with a query, a fragment or a password', () => {
         code: 2,
         stdout: '',
         stderr:
-          'error: STORE_BASE_URL must not have a query (?) or a fragment (#): "https://x.example/v1?x=1"\n',
+          'error: STORE_BASE_URL must not have a query (?) or a fragment (#): "https://x.example/v1?…"\n',
         prompts: [],
       });
       expect(unexpected).toEqual([]);
@@ -564,7 +569,7 @@ describe('a base URL with a query, a fragment or a password', () => {
       code: 2,
       stdout: '',
       stderr:
-        'error: the messages URL of profile eu must not have a query (?) or a fragment (#): "https://m.eu.example/v1?x"\n',
+        'error: the messages URL of profile eu must not have a query (?) or a fragment (#): "https://m.eu.example/v1?…"\n',
       prompts: [],
     });
     expect(unexpected).toEqual([]);
@@ -580,7 +585,7 @@ describe('a base URL with a query, a fragment or a password', () => {
       code: 2,
       stdout: '',
       stderr:
-        'error: the base URL of profile eu must not have a query (?) or a fragment (#): "https://eu.example/v1#top"\n',
+        'error: the base URL of profile eu must not have a query (?) or a fragment (#): "https://eu.example/v1#…"\n',
       prompts: [],
     });
     expect(unexpected).toEqual([]);
