@@ -34,6 +34,13 @@ const SPEC_PATHS = ['/pets', '/pets/{petId}', '/messages', '/store/orders'] as c
 const RESERVED_HEADERS = new Set(['authorization', 'host', 'content-length', 'transfer-encoding']);
 // Headers of the connection, which the HTTP client (undici) manages and refuses to be given.
 const CONNECTION_HEADERS = new Set(['expect', 'keep-alive', 'upgrade']);
+// Headers that servers and gateways read as the request's method: a GET with one may write
+// (`store mcp`'s read-only api_get above all). The method is -X's.
+const METHOD_OVERRIDE_HEADERS = new Set([
+  'x-http-method-override',
+  'x-http-method',
+  'x-method-override',
+]);
 
 const METHOD = /^[A-Za-z]+$/;
 const CONTROL = /[\x00-\x1f\x7f-\x9f]/;
@@ -243,6 +250,12 @@ function parseHeader(text: string): [string, string] {
   if (CONNECTION_HEADERS.has(name.toLowerCase())) {
     throw new FlagError(
       `--header cannot set ${name}: the connection's headers are the HTTP client's`,
+    );
+  }
+  if (METHOD_OVERRIDE_HEADERS.has(name.toLowerCase())) {
+    throw withHint(
+      new FlagError(`--header cannot set ${name}: a server may read it as the method`),
+      'choose the method with -X',
     );
   }
   return [name, text.slice(colon + 1).trim()];

@@ -525,6 +525,10 @@ describe('store api', () => {
       ['-H', 'upgrade: h2c'],
       "error: --header cannot set upgrade: the connection's headers are the HTTP client's\n",
     ],
+    ...['X-HTTP-Method-Override', 'x-http-method', 'X-Method-Override'].map((name) => [
+      ['-H', `${name}: DELETE`],
+      `error: --header cannot set ${name}: a server may read it as the method\nhint: choose the method with -X\n`,
+    ]),
     [
       ['-X', 'connect'],
       'error: --method CONNECT opens a tunnel through a proxy; it is not a request store can send\n',

@@ -125,7 +125,7 @@ describe('store mcp', () => {
     expect(next).toMatchObject({ structuredContent: { profile: 'sandbox', data: [] } });
   });
 
-  it('refuses a bad limit as a tool error, with nothing sent', async () => {
+  it('refuses a bad limit, an unknown argument and a method override as tool errors, with nothing sent', async () => {
     const sandbox = await startSandbox();
     const requests = requestLog(sandbox.child);
     const { client } = await serve([], sandbox.env());
@@ -152,6 +152,20 @@ describe('store mcp', () => {
           code: 'usage_error',
           message:
             'pets_list takes no argument "limt" (did you mean "limit"?); it takes status, limit',
+        },
+      },
+    });
+    // Read-only means a GET that no server reads as another method.
+    const override = await client.callTool({
+      name: 'api_get',
+      arguments: { path: '/pets/1', header: ['X-HTTP-Method-Override: DELETE'] },
+    });
+    expect(override).toMatchObject({
+      isError: true,
+      structuredContent: {
+        error: {
+          code: 'usage_error',
+          message: '--header cannot set X-HTTP-Method-Override: a server may read it as the method',
         },
       },
     });
