@@ -4,7 +4,7 @@
 import type { ApiClient, RetryNotice } from './api/client.js';
 import type { RetryTiming } from './api/retry.js';
 import type { Transport } from './api/transport.js';
-import { isLoopbackHost } from './api/urls.js';
+import { isLoopbackHost, type UrlSources } from './api/urls.js';
 import { type Asker, asker } from './ask.js';
 import { configDir } from './config/dir.js';
 import { type ConfigData, ConfigFile } from './config/file.js';
@@ -261,7 +261,7 @@ export function createContext(
 }
 
 /** What a refused URL is called: the variable it came from, or the profile that holds it. */
-export function urlSources(resolved: ResolvedProfile): { base: string; messages: string } {
+export function urlSources(resolved: ResolvedProfile): UrlSources {
   const inProfile = (what: string) => `the ${what} of profile ${resolved.name}`;
   const { baseUrlSource, messagesUrlSource } = resolved;
   return {

@@ -36,7 +36,7 @@ import {
 } from './retry.js';
 import { Tracer } from './trace.js';
 import { Transport } from './transport.js';
-import { checkKeyTarget, parseBaseUrl, rootHref } from './urls.js';
+import { checkKeyTarget, parseProfileUrls, rootHref, type UrlSources } from './urls.js';
 
 export { realTiming } from './retry.js';
 
@@ -54,7 +54,7 @@ export interface ApiClientOptions {
   baseUrl: string;
   messagesUrl: string;
   /** Where each URL came from, for the message when it is refused (`STORE_BASE_URL`). */
-  urlSources?: { base: string; messages: string };
+  urlSources?: UrlSources;
   apiKey: string;
   timeoutMs: number;
   env: Env;
@@ -128,9 +128,9 @@ export class ApiClient {
     if (!options.apiKey) {
       throw withHint(new AuthError('no API key'), 'run `store auth login` or set STORE_API_KEY');
     }
-    const sources = options.urlSources ?? { base: 'the base URL', messages: 'the messages URL' };
-    this.baseUrl = parseBaseUrl(options.baseUrl, sources.base);
-    this.messagesUrl = parseBaseUrl(options.messagesUrl, sources.messages);
+    const urls = parseProfileUrls(options.baseUrl, options.messagesUrl, options.urlSources);
+    this.baseUrl = urls.baseUrl;
+    this.messagesUrl = urls.messagesUrl;
     this.transport =
       options.transport ??
       new Transport({ env: options.env, timeoutMs: options.timeoutMs, many: options.many });

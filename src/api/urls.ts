@@ -94,6 +94,25 @@ export function parseBaseUrl(value: string, what: string): URL {
   return url;
 }
 
+/** What a profile's refused URLs are called in messages: where each came from. */
+export interface UrlSources {
+  base: string;
+  messages: string;
+}
+
+/** A profile's base and messages URLs, each refused as parseBaseUrl says: what every client of
+ * the profile needs of them (ApiClient, and `store mcp` before it serves). */
+export function parseProfileUrls(
+  baseUrl: string,
+  messagesUrl: string,
+  sources: UrlSources = { base: 'the base URL', messages: 'the messages URL' },
+): { baseUrl: URL; messagesUrl: URL } {
+  return {
+    baseUrl: parseBaseUrl(baseUrl, sources.base),
+    messagesUrl: parseBaseUrl(messagesUrl, sources.messages),
+  };
+}
+
 /** Warning lines for a URL `profile set` saves anyway: plain http to a host that is not
  * loopback (the key will not be sent there), no path (the service's base URL ends in /v1). */
 export function baseUrlWarnings(url: URL, what = '--base-url'): string[] {

@@ -25,12 +25,10 @@ export interface McpSession {
 /** Rejects (exit 2) when the profile does not exist: nothing is served then. */
 export async function openSession(ctx: Context): Promise<McpSession> {
   const profile = await ctx.profile();
-  // A URL every call would refuse (not http(s), a query, a password in it, plain http to
-  // another host) is refused now, as an unknown profile is: nothing is served, or logged.
-  const { checkKeyTarget, parseBaseUrl } = await import('../api/urls.js');
-  const sources = urlSources(profile);
-  checkKeyTarget(parseBaseUrl(profile.baseUrl, sources.base));
-  checkKeyTarget(parseBaseUrl(profile.messagesUrl, sources.messages));
+  // URLs every client of the profile refuses (not http(s), a query, a password in them) are
+  // refused now, as an unknown profile is: nothing is served, or logged.
+  const { parseProfileUrls } = await import('../api/urls.js');
+  parseProfileUrls(profile.baseUrl, profile.messagesUrl, urlSources(profile));
   const { Transport } = await import('../api/transport.js');
   const transport: Transport = new Transport({
     env: ctx.env,

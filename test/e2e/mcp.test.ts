@@ -253,9 +253,9 @@ describe('store mcp', () => {
 
   it.each([
     [
-      'plain http to another host',
-      'http://pets.example/v1',
-      'error: refusing to send the API key over plain HTTP to pets.example\nhint: use an https:// URL (plain http is allowed for loopback hosts only)\n',
+      'a query with a token in it',
+      'http://127.0.0.1:9/v1?api_key=k-secret-98765',
+      'error: STORE_BASE_URL must not have a query (?) or a fragment (#): "http://127.0.0.1:9/v1?…"\n',
     ],
     [
       'a password in it',
