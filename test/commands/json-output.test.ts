@@ -67,6 +67,12 @@ describe('--json FIELDS', () => {
     },
   );
 
+  /** The service's answer to a message `text` sent, once. */
+  const messageSent = (text: string) =>
+    api()
+      .post('/v1/messages', { message: text })
+      .reply(201, { id: 'm1', message: text, status: 'queued', createdAt: '2026-11-22T10:00:00Z' });
+
   it('takes a word after --json as fields only where it can be fields', async () => {
     // A command word, an id, a profile name: not fields.
     listed();
@@ -85,12 +91,7 @@ describe('--json FIELDS', () => {
       prompts: [],
     });
     // A message that is not a list of its fields is the message.
-    const sent = api()
-      .post('/v1/messages', '{"message":"hello"}')
-      .reply(
-        201,
-        '{"id":"m1","message":"hello","status":"queued","createdAt":"2026-11-22T10:00:00Z"}',
-      );
+    const sent = messageSent('hello');
     const send = await run(['messages', 'send', '--json', 'hello'], { env: env() });
     expect(sent.isDone()).toBe(true);
     expect(send).toMatchObject({ code: 0, stdout: expect.stringContaining('"message":"hello"') });
@@ -98,21 +99,11 @@ describe('--json FIELDS', () => {
     // is left for the argument; else the argument (a script's `--json "$msg"`).
     const again = await run(['profile', 'use', '--json', 'profile', 'staging'], { env: profiles });
     expect(again).toMatchObject({ code: 0, stdout: '{"profile":"staging"}\n' });
-    const status = api()
-      .post('/v1/messages', '{"message":"status"}')
-      .reply(
-        201,
-        '{"id":"m2","message":"status","status":"queued","createdAt":"2026-11-22T10:00:00Z"}',
-      );
+    const status = messageSent('status');
     const word = await run(['messages', 'send', '--json', 'status'], { env: env() });
     expect(status.isDone()).toBe(true);
     expect(word).toMatchObject({ code: 0, stdout: expect.stringContaining('"message":"status"') });
-    const fields = api()
-      .post('/v1/messages', '{"message":"hi"}')
-      .reply(
-        201,
-        '{"id":"m3","message":"hi","status":"queued","createdAt":"2026-11-22T10:00:00Z"}',
-      );
+    const fields = messageSent('hi');
     const named = await run(['messages', 'send', '--json', 'status', '--timeout', '5', 'hi'], {
       env: env(),
     });

@@ -41,6 +41,26 @@ describe('store messages send', () => {
   });
 
   it.each([
+    [500, 'internal', 'hint: the message may have been sent\n'],
+    [503, 'unavailable', ''],
+  ])(
+    'an answer %i is sent once, never again; the hint says whether it may have been sent',
+    async (status, code, hint) => {
+      // Once: a POST is not sent again (nock refuses a second request).
+      const scope = api()
+        .post('/v1/messages', '{"message":"hi"}')
+        .reply(status, { code, message: 'the queue is down', status });
+      expect(await run(['messages', 'send', 'hi'], { env: env() })).toEqual({
+        code: 7,
+        stdout: '',
+        stderr: `error: the queue is down (${code}, HTTP ${status})\n${hint}`,
+        prompts: [],
+      });
+      expect(scope.isDone()).toBe(true);
+    },
+  );
+
+  it.each([
     ['no argument', []],
     ['-', ['-']],
   ])('reads stdin with %s and drops one trailing newline', async (_what, args) => {
